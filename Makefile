@@ -1,0 +1,87 @@
+# The course module's one Makefile: builds every lesson and runs the checks.
+# `make help` lists the targets. Lessons are discovered, not listed: every
+# day*/ folder that holds a .cu is a lesson, and its program is named after
+# that file.
+
+SHELL := /bin/sh
+
+# The GPU's own architecture when there is one (so `make` on a T4 builds
+# sm_75), else the H200's sm_90, which is what the transcripts ran.
+ARCH ?= $(shell cap=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. '); \
+                 if [ -n "$$cap" ]; then echo sm_$$cap; else echo sm_90; fi)
+NVCC ?= nvcc
+# Warnings are errors, in host code as well as device code.
+NVCCFLAGS ?= -O3 -arch=$(ARCH) -Xcompiler -Wall,-Wextra -Werror all-warnings
+CC ?= cc
+CFLAGS ?= -O2 -std=c99 -Wall -Wextra -Werror
+
+SOURCES  := $(sort $(wildcard day*/*.cu))
+LESSONS  := $(patsubst %/,%,$(dir $(SOURCES)))
+PROGRAMS := $(SOURCES:.cu=)
+TODAY    := $(shell date -u +%Y-%m-%d)
+TOOLS    := common/wordgraph
+
+.PHONY: all help check verify evidence sanitize plots snippets data clean
+
+all: $(PROGRAMS) $(TOOLS)
+
+help:
+	@echo "make            build every lesson ($(ARCH); override with make ARCH=sm_75) and the tools"
+	@echo "make check      no GPU needed: builds, then checks macros, snippets, evidence, host parts,"
+	@echo "                bad-input corpora, data regeneration, plots, and the checker itself"
+	@echo "make verify     GPU: runs every lesson, compares with its README (measured values masked),"
+	@echo "                keeps the log as evidence/verify-DATE.txt"
+	@echo "make evidence   GPU: writes dayNN-*/evidence/run-DATE.txt and refreshes each README's expected output"
+	@echo "make sanitize   GPU: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every lesson's"
+	@echo "                --small run, log in evidence/sanitize-DATE.txt"
+	@echo "make plots      draws each lesson's figures from its newest transcript, beside it"
+	@echo "make snippets   rewrites the code quoted in each README from its source"
+	@echo "make data       regenerates the word-graph data files from the CUDA Toolkit's headers"
+	@echo "lessons: $(LESSONS)"
+
+# Each lesson builds alone with the line its header gives; the libraries it
+# links are read from what it includes.
+$(PROGRAMS): %: %.cu
+	cd $(@D) && $(NVCC) $(NVCCFLAGS) -o $(@F) $(<F) \
+	    $$(grep -q '^#include <cusparse.h>' $(<F) && echo -lcusparse) \
+	    $$(grep -q '^#include <cublas_v2.h>' $(<F) && echo -lcublas)
+
+common/wordgraph: common/wordgraph.c
+	$(CC) $(CFLAGS) -o $@ $<
+
+# Builds what it can and lets common/check count what did not build, so one
+# broken lesson is one failure in the tally rather than the end of the run.
+check:
+	@$(MAKE) -k --no-print-directory all || true
+	@sh common/check $(LESSONS)
+
+verify: all
+	@mkdir -p evidence
+	@sh common/verify $(LESSONS) 2>&1 | tee evidence/verify-$(TODAY).txt; \
+	    tail -n 1 evidence/verify-$(TODAY).txt | grep -q ' 0 failed$$'
+
+evidence: all
+	@for d in $(LESSONS); do sh common/evidence $$d || exit 1; done
+
+sanitize: all
+	@mkdir -p evidence
+	@sh common/sanitize $(LESSONS) 2>&1 | tee evidence/sanitize-$(TODAY).txt; \
+	    tail -n 1 evidence/sanitize-$(TODAY).txt | grep -q ' 0 failed$$'
+
+plots:
+	@for d in $(LESSONS); do \
+	    t=$$(sh common/lesson-info $$d transcript); \
+	    if [ -n "$$t" ]; then python3 common/plot.py $$t || exit 1; else echo "plots: $$d has no transcript"; fi; \
+	done
+
+snippets:
+	@for d in $(LESSONS); do sh common/snippets splice $$d/README.md $$d/*.cu || exit 1; done
+
+data: common/wordgraph
+	@for f in $$(grep -l '^[%#] regenerate: ' $(addsuffix /*.mtx,$(LESSONS)) $(addsuffix /*.txt,$(LESSONS)) 2>/dev/null); do \
+	    cmd=$$(sed -n 's/^[%#] regenerate: //p' $$f | head -n 1); \
+	    CUDA_ROOT=$${CUDA_ROOT:-$$(dirname $$(dirname $$(command -v $(NVCC))))} sh -c "$$cmd" > $$f.new && mv $$f.new $$f && echo "data: wrote $$f"; \
+	done
+
+clean:
+	rm -f $(PROGRAMS) $(TOOLS)
