@@ -56,6 +56,7 @@ static const int kLineCapacity = 256;        // a data line is two numbers or on
 static const int kWarmupRuns = 3;            // lazy loading: each kernel's first launch pays its load
 static const int kTimedRuns = 20;            // word-graph searches are ~0.1 ms; 20 steady the mean
 static const int kKronTimedRuns = 5;         // per root; 16 roots make 80 timed searches per mapping
+static const int kSmallTimedRuns = 1;        // --small feeds the sanitizer, ~100x slower: one run covers every path
 static const int kWalkRepeats = 64;          // lifts one level's walk well above a launch
 static const int kWalkMinEdges = 1000;       // a smaller level finishes inside the launch itself
 static const int kMaxTableLevels = 64;       // per-level timing tables stop here (Kronecker needs ~8)
@@ -78,6 +79,7 @@ static const int kMaxScale = 25;                // 2^25 * 16 * 2 entries still f
 static const uint64_t kKronSeed = 0x5eed0038ULL;   // fixed: the same graph on every run
 static const uint64_t kRootSeed = 0x0007ab1eULL;   // fixed: the same roots on every run
 static const int kDefaultRoots = 16;            // Graph500 asks for 64; 16 keep the run under a minute
+static const int kSmallRoots = 4;               // --small: enough roots to vary the search, few enough for racecheck
 static const int kMaxRoots = 64;
 
 static_assert(kThreadsPerBlock % kWarpSize == 0, "a block must be whole warps");
@@ -1457,7 +1459,7 @@ static int parseIntFlag(const char* flag, const char* value, int low, int high, 
 
 static int parseFlags(int argc, char** argv, Options* o) {
     o->scale = -1;
-    o->roots = kDefaultRoots;
+    o->roots = -1;  // resolved after all flags are read: --small changes the default
     o->small = 0;
     o->matrixPath = NULL;
     o->wordsPath = kGraphPath;
@@ -1495,6 +1497,7 @@ static int parseFlags(int argc, char** argv, Options* o) {
         return 0;
     }
     if (o->scale < 0) o->scale = o->small ? kSmallScale : kDefaultScale;
+    if (o->roots < 0) o->roots = o->small ? kSmallRoots : kDefaultRoots;
     return 1;
 }
 
@@ -1511,6 +1514,8 @@ static double harmonicMean(const double* x, int n) {
 int main(int argc, char** argv) {
     Options options;
     if (!parseFlags(argc, argv, &options)) return EXIT_FAILURE;
+    const int timedRuns = options.small ? kSmallTimedRuns : kTimedRuns;
+    const int kronTimedRuns = options.small ? kSmallTimedRuns : kKronTimedRuns;
 
     // 1. Load and validate, generate.
     Graph words, big;
@@ -1649,14 +1654,14 @@ int main(int argc, char** argv) {
     // Whole search: reset included; the host loops include a launch and a
     // round trip per level, because the algorithm, written that way, needs them.
     printf("\nWord graph: whole BFS from \"%s\", %d levels, mean of %d runs; reset included, and for the host loops %d launches and %d device-to-host copies\n",
-           sourceWord, wordSearch.levels, kTimedRuns, wordSearch.levels + 1, wordSearch.levels);
+           sourceWord, wordSearch.levels, timedRuns, wordSearch.levels + 1, wordSearch.levels);
     printf("%-22s %12s %14s %12s\n", "mapping", "us per bfs", "us per level", "vs host warp");
     float wholeMs[kMappingCount];
     for (int m = 0; m < kMappingCount; ++m) {
         wholeMs[m] = 0.0f;
         if (!ok[m]) continue;
         SearchJob job = {&dw, m, wordSource};
-        wholeMs[m] = timeMs(runSearchJob, &job, kWarmupRuns, kTimedRuns);
+        wholeMs[m] = timeMs(runSearchJob, &job, kWarmupRuns, timedRuns);
     }
     float bestDeviceMs = 0.0f;
     for (int m = 0; m < kMappingCount; ++m) {
@@ -1680,7 +1685,7 @@ int main(int argc, char** argv) {
     memset(levelUs, 0, sizeof(levelUs));
     for (int m = 0; m < kMappingCount; ++m) {
         if (!ok[m]) continue;
-        for (int run = 0; run < kTimedRuns; ++run) {
+        for (int run = 0; run < timedRuns; ++run) {
             if (m == kMapBlockLoop || m == kMapGridLoop) {
                 runSearch(&dw, m, wordSource, NULL, dw.levelClock);
                 CUDA_CHECK(cudaDeviceSynchronize());
@@ -1697,7 +1702,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
-        for (int l = 0; l < wordTableLevels; ++l) levelUs[m][l] /= kTimedRuns;
+        for (int l = 0; l < wordTableLevels; ++l) levelUs[m][l] /= timedRuns;
     }
     printf("\nWord graph: time per level, us (host loops: the kernel alone, between events; device loops: barrier to barrier)\n");
     printf("%6s %9s %9s %10s %10s %10s %10s %10s\n", "level", "frontier", "edges", "h-thread", "h-warp",
@@ -1757,7 +1762,7 @@ int main(int argc, char** argv) {
         for (int warpMapping = 0; warpMapping < 2; ++warpMapping) {
             CUDA_CHECK(cudaMemset(dw.walkOut, 0xff, sizeof(unsigned int) * (size_t)size));
             WalkJob job = {&dw, size, warpMapping};
-            walkMs[warpMapping] = timeMs(runWalkJob, &job, kWarmupRuns, kTimedRuns);
+            walkMs[warpMapping] = timeMs(runWalkJob, &job, kWarmupRuns, timedRuns);
             CUDA_CHECK(cudaMemcpy(gotWalk, dw.walkOut, sizeof(unsigned int) * (size_t)size, cudaMemcpyDeviceToHost));
             for (int k = 0; k < size; ++k) {
                 if (gotWalk[k] != wantWalk[k]) {
@@ -1800,7 +1805,7 @@ int main(int argc, char** argv) {
         }
     }
     printf("\nWhole BFS per root, mean of %d runs after warm-up; GTEPS = component edges / time, harmonic mean over roots\n",
-           kKronTimedRuns);
+           kronTimedRuns);
     printf("%-22s %12s %12s %12s %12s\n", "mapping", "mean ms", "GTEPS (hm)", "min GTEPS", "max GTEPS");
     double gteps[kMaxRoots];
     double bestGteps = 0.0;
@@ -1811,7 +1816,7 @@ int main(int argc, char** argv) {
         double sumMs = 0.0, low = 0.0, high = 0.0;
         for (int r = 0; r < rootCount; ++r) {
             SearchJob job = {&db, m, roots[r]};
-            rootMs[m][r] = timeMs(runSearchJob, &job, r == 0 ? kWarmupRuns : 1, kKronTimedRuns);
+            rootMs[m][r] = timeMs(runSearchJob, &job, r == 0 ? kWarmupRuns : 1, kronTimedRuns);
             gteps[r] = (double)bigSearch[r].componentEdges / (rootMs[m][r] * 1e-3) * 1e-9;
             sumMs += rootMs[m][r];
             if (r == 0 || gteps[r] < low) low = gteps[r];
@@ -1838,7 +1843,7 @@ int main(int argc, char** argv) {
         memset(bigLevelUs, 0, sizeof(bigLevelUs));
         for (int m = 0; m < kMappingCount; ++m) {
             if (!ok[m]) continue;
-            for (int run = 0; run < kKronTimedRuns; ++run) {
+            for (int run = 0; run < kronTimedRuns; ++run) {
                 if (m == kMapBlockLoop || m == kMapGridLoop) {
                     runSearch(&db, m, roots[0], NULL, db.levelClock);
                     CUDA_CHECK(cudaDeviceSynchronize());
@@ -1855,7 +1860,7 @@ int main(int argc, char** argv) {
                     }
                 }
             }
-            for (int l = 0; l < levels; ++l) bigLevelUs[m][l] /= kKronTimedRuns;
+            for (int l = 0; l < levels; ++l) bigLevelUs[m][l] /= kronTimedRuns;
         }
         printf("\nRoot 0: time per level, us (host loops: the kernel alone; device loops: barrier to barrier)\n");
         printf("%6s %9s %10s %10s %10s %10s %10s  %s\n", "level", "frontier", "h-thread", "h-warp", "h-balanced",
