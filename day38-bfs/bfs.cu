@@ -302,6 +302,41 @@ static int readLine(LineReader* r) {
     return 1;
 }
 
+// Opens a file for line reading; prints the reason and returns 0 when it
+// cannot. Both loaders start here so their messages name files alike.
+static int openLineReader(LineReader* r, const char* path) {
+    r->file = fopen(path, "r");
+    r->path = path;
+    r->lineNumber = 0;
+    if (r->file == NULL) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+// The two endpoint arrays a loader fills before buildCsr. At least one slot
+// each, so that an empty edge list is not mistaken for a failed malloc.
+static int allocEndpoints(const LineReader* r, long long count, const char* what, int** from, int** to) {
+    const size_t slots = (size_t)(count > 0 ? count : 1);
+    *from = (int*)malloc(sizeof(int) * slots);
+    *to = (int*)malloc(sizeof(int) * slots);
+    if (*from != NULL && *to != NULL) return 1;
+    fprintf(stderr, "%s: line %d: no memory for %lld %s\n", r->path, r->lineNumber, count, what);
+    return 0;
+}
+
+// Every loader leaves through here: the file closed, the endpoint arrays
+// freed, and on failure the half-built graph freed, so a refused input leaves
+// nothing allocated.
+static int finishLoad(LineReader* r, int* from, int* to, int ok, Graph* g) {
+    fclose(r->file);
+    free(from);
+    free(to);
+    if (!ok) freeGraph(g);
+    return ok;
+}
+
 // Splits a line into at most `cap` whitespace-separated tokens, in place.
 static int splitTokens(char* line, char** tokens, int cap) {
     int count = 0;
@@ -359,13 +394,7 @@ static int parseCount(const LineReader* r, const char* token, long long limit, c
 static int loadWordGraph(const char* path, Graph* g) {
     memset(g, 0, sizeof(*g));
     LineReader r;
-    r.file = fopen(path, "r");
-    r.path = path;
-    r.lineNumber = 0;
-    if (r.file == NULL) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return 0;
-    }
+    if (!openLineReader(&r, path)) return 0;
     int* from = NULL;
     int* to = NULL;
     char* tokens[3];
@@ -419,12 +448,7 @@ static int loadWordGraph(const char* path, Graph* g) {
         memcpy(g->labels + (size_t)v * (kMaxLabelLength + 1), r.line, length);
     }
 
-    from = (int*)malloc(sizeof(int) * (size_t)(edgeCount > 0 ? edgeCount : 1));
-    to = (int*)malloc(sizeof(int) * (size_t)(edgeCount > 0 ? edgeCount : 1));
-    if (from == NULL || to == NULL) {
-        fprintf(stderr, "%s: line %d: no memory for %lld edges\n", path, r.lineNumber, edgeCount);
-        goto done;
-    }
+    if (!allocEndpoints(&r, edgeCount, "edges", &from, &to)) goto done;
     for (long long e = 0; e < edgeCount; ++e) {
         if ((status = readLine(&r)) != 1) {
             if (status == 0) {
@@ -469,11 +493,7 @@ static int loadWordGraph(const char* path, Graph* g) {
     if (status != 0) goto done;
     ok = buildCsr(g->vertexCount, from, to, edgeCount, g);
 done:
-    fclose(r.file);
-    free(from);
-    free(to);
-    if (!ok) freeGraph(g);
-    return ok;
+    return finishLoad(&r, from, to, ok, g);
 }
 // end snippet
 
@@ -484,13 +504,7 @@ done:
 static int loadMatrixMarket(const char* path, Graph* g) {
     memset(g, 0, sizeof(*g));
     LineReader r;
-    r.file = fopen(path, "r");
-    r.path = path;
-    r.lineNumber = 0;
-    if (r.file == NULL) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return 0;
-    }
+    if (!openLineReader(&r, path)) return 0;
     int* from = NULL;
     int* to = NULL;
     char* tokens[6];
@@ -529,12 +543,7 @@ static int loadMatrixMarket(const char* path, Graph* g) {
                     r.lineNumber);
             goto done;
         }
-        from = (int*)malloc(sizeof(int) * (size_t)(entries > 0 ? entries : 1));
-        to = (int*)malloc(sizeof(int) * (size_t)(entries > 0 ? entries : 1));
-        if (from == NULL || to == NULL) {
-            fprintf(stderr, "%s: line %d: no memory for %lld entries\n", path, r.lineNumber, entries);
-            goto done;
-        }
+        if (!allocEndpoints(&r, entries, "entries", &from, &to)) goto done;
         for (long long e = 0; e < entries; ++e) {
             while ((status = readLine(&r)) == 1 && r.line[0] == '%') {}
             if (status != 1) {
@@ -567,11 +576,7 @@ static int loadMatrixMarket(const char* path, Graph* g) {
         ok = 1;
     }
 done:
-    fclose(r.file);
-    free(from);
-    free(to);
-    if (!ok) freeGraph(g);
-    return ok;
+    return finishLoad(&r, from, to, ok, g);
 }
 
 // Graph500 Kronecker graph: each of edgeFactor * 2^scale edges picks one of
@@ -745,7 +750,11 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
                 busiest = order[k];
             }
             if (d > warpMax) warpMax = d;
-            if ((k - begin) % kWarpSize == kWarpSize - 1 || k == end - 1) {
+            // A warp of thread-per-vertex lanes closes after its 32nd vertex
+            // or at the level's last one; it costs 32 lanes per step of its widest.
+            const int lane = (k - begin) & (kWarpSize - 1);
+            const int warpCloses = lane == kWarpSize - 1 || k + 1 == end;
+            if (warpCloses) {
                 threadSlots += (long long)kWarpSize * warpMax;
                 warpMax = 0;
             }
@@ -1300,6 +1309,36 @@ static int runSearch(const DeviceBfs* d, int mapping, int source, cudaEvent_t* l
     return runHostLoop(d, mapping, source, levelEvents);
 }
 
+// Per-level times of one search, averaged over `runs`, for every mapping
+// that ran. The host loops are timed by events around each level's kernel;
+// the device loops by the GPU's nanosecond clock read at each grid or block
+// barrier, since they have no host-visible level boundary. Both are written
+// to out[mapping][level] in microseconds. Timing runs are not checked again:
+// the same searches were checked against the CPU just before.
+static void measureLevelTimes(const DeviceBfs* d, const int* ok, int source, int levels, int runs,
+                              cudaEvent_t* levelEvents, unsigned long long* clockStamps,
+                              double out[kMappingCount][kMaxTableLevels]) {
+    memset(out, 0, sizeof(double) * kMappingCount * kMaxTableLevels);
+    for (int m = 0; m < kMappingCount; ++m) {
+        if (!ok[m]) continue;
+        const int deviceLoop = m == kMapBlockLoop || m == kMapGridLoop;
+        for (int run = 0; run < runs; ++run) {
+            runSearch(d, m, source, deviceLoop ? NULL : levelEvents, deviceLoop ? d->levelClock : NULL);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            if (deviceLoop) {
+                CUDA_CHECK(cudaMemcpy(clockStamps, d->levelClock, sizeof(unsigned long long) * (size_t)(levels + 1),
+                                      cudaMemcpyDeviceToHost));
+            }
+            for (int l = 0; l < levels; ++l) {
+                float ms = 0.0f;
+                if (!deviceLoop) CUDA_CHECK(cudaEventElapsedTime(&ms, levelEvents[2 * l], levelEvents[2 * l + 1]));
+                out[m][l] += deviceLoop ? 1e-3 * (double)(clockStamps[l + 1] - clockStamps[l]) : 1000.0 * ms;
+            }
+        }
+        for (int l = 0; l < levels; ++l) out[m][l] /= runs;
+    }
+}
+
 typedef struct {
     const DeviceBfs* d;
     int mapping;
@@ -1682,28 +1721,7 @@ int main(int argc, char** argv) {
     // the device loops' levels by the GPU's nanosecond clock at each barrier.
     int wordTableLevels = wordSearch.levels < levelCap ? wordSearch.levels : levelCap;
     double levelUs[kMappingCount][kMaxTableLevels];
-    memset(levelUs, 0, sizeof(levelUs));
-    for (int m = 0; m < kMappingCount; ++m) {
-        if (!ok[m]) continue;
-        for (int run = 0; run < timedRuns; ++run) {
-            if (m == kMapBlockLoop || m == kMapGridLoop) {
-                runSearch(&dw, m, wordSource, NULL, dw.levelClock);
-                CUDA_CHECK(cudaDeviceSynchronize());
-                CUDA_CHECK(cudaMemcpy(clockStamps, dw.levelClock, sizeof(unsigned long long) * (size_t)(wordTableLevels + 1),
-                                      cudaMemcpyDeviceToHost));
-                for (int l = 0; l < wordTableLevels; ++l) levelUs[m][l] += 1e-3 * (double)(clockStamps[l + 1] - clockStamps[l]);
-            } else {
-                runSearch(&dw, m, wordSource, levelEvents, NULL);
-                CUDA_CHECK(cudaDeviceSynchronize());
-                for (int l = 0; l < wordTableLevels; ++l) {
-                    float ms = 0.0f;
-                    CUDA_CHECK(cudaEventElapsedTime(&ms, levelEvents[2 * l], levelEvents[2 * l + 1]));
-                    levelUs[m][l] += 1000.0 * ms;
-                }
-            }
-        }
-        for (int l = 0; l < wordTableLevels; ++l) levelUs[m][l] /= timedRuns;
-    }
+    measureLevelTimes(&dw, ok, wordSource, wordTableLevels, timedRuns, levelEvents, clockStamps, levelUs);
     printf("\nWord graph: time per level, us (host loops: the kernel alone, between events; device loops: barrier to barrier)\n");
     printf("%6s %9s %9s %10s %10s %10s %10s %10s\n", "level", "frontier", "edges", "h-thread", "h-warp",
            "h-balanced", "d-block", "d-grid");
@@ -1840,28 +1858,7 @@ int main(int argc, char** argv) {
     if (rootCount > 0) {
         const int levels = bigSearch[0].levels < levelCap ? bigSearch[0].levels : levelCap;
         double bigLevelUs[kMappingCount][kMaxTableLevels];
-        memset(bigLevelUs, 0, sizeof(bigLevelUs));
-        for (int m = 0; m < kMappingCount; ++m) {
-            if (!ok[m]) continue;
-            for (int run = 0; run < kronTimedRuns; ++run) {
-                if (m == kMapBlockLoop || m == kMapGridLoop) {
-                    runSearch(&db, m, roots[0], NULL, db.levelClock);
-                    CUDA_CHECK(cudaDeviceSynchronize());
-                    CUDA_CHECK(cudaMemcpy(clockStamps, db.levelClock, sizeof(unsigned long long) * (size_t)(levels + 1),
-                                          cudaMemcpyDeviceToHost));
-                    for (int l = 0; l < levels; ++l) bigLevelUs[m][l] += 1e-3 * (double)(clockStamps[l + 1] - clockStamps[l]);
-                } else {
-                    runSearch(&db, m, roots[0], levelEvents, NULL);
-                    CUDA_CHECK(cudaDeviceSynchronize());
-                    for (int l = 0; l < levels; ++l) {
-                        float ms = 0.0f;
-                        CUDA_CHECK(cudaEventElapsedTime(&ms, levelEvents[2 * l], levelEvents[2 * l + 1]));
-                        bigLevelUs[m][l] += 1000.0 * ms;
-                    }
-                }
-            }
-            for (int l = 0; l < levels; ++l) bigLevelUs[m][l] /= kronTimedRuns;
-        }
+        measureLevelTimes(&db, ok, roots[0], levels, kronTimedRuns, levelEvents, clockStamps, bigLevelUs);
         printf("\nRoot 0: time per level, us (host loops: the kernel alone; device loops: barrier to barrier)\n");
         printf("%6s %9s %10s %10s %10s %10s %10s  %s\n", "level", "frontier", "h-thread", "h-warp", "h-balanced",
                "d-block", "d-grid", "fastest host-loop kernel");
