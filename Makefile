@@ -31,7 +31,8 @@ help:
 	@echo "                bad-input corpora, data regeneration, plots, and the checker itself"
 	@echo "make verify     GPU: runs every lesson, compares with its README (measured values masked),"
 	@echo "                keeps the log as evidence/verify-DATE.txt"
-	@echo "make evidence   GPU: writes dayNN-*/evidence/run-DATE.txt and refreshes each README's expected output"
+	@echo "make evidence   GPU: writes dayNN-*/evidence/run-DATE.txt and refreshes each README's expected output;"
+	@echo "                a lesson that trains a model runs its training first (train-DATE.txt; TRAIN=no skips it)"
 	@echo "make sanitize   GPU: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every lesson's"
 	@echo "                --small run, log in evidence/sanitize-DATE.txt"
 	@echo "make plots      draws each lesson's figures from its newest transcript, beside it"
@@ -60,8 +61,16 @@ verify: all
 	@sh common/verify $(LESSONS) 2>&1 | tee evidence/verify-$(TODAY).txt; \
 	    tail -n 1 evidence/verify-$(TODAY).txt | grep -q ' 0 failed$$'
 
+# A lesson whose header has a "// Train: ./PROG ARGS" line is trained first,
+# since its default run reads what training writes; TRAIN=no keeps the
+# committed model and records the default runs only.
+TRAIN ?= yes
 evidence: all
-	@for d in $(LESSONS); do sh common/evidence $$d || exit 1; done
+	@for d in $(LESSONS); do \
+	    args=$$(sh common/lesson-info $$d train); \
+	    if [ -n "$$args" ] && [ "$(TRAIN)" != no ]; then sh common/evidence --as train $$d $$args || exit 1; fi; \
+	    sh common/evidence $$d || exit 1; \
+	done
 
 sanitize: all
 	@mkdir -p evidence
