@@ -29,11 +29,22 @@
 // it is timed, and the format builder is checked by rebuilding A from both
 // views on the host.
 //
-// Build: nvcc -O3 -arch=sm_90 -o spmspv spmspv.cu -lcusparse
+// Part 2 puts the format to work. DB-BFS: a graph converted once, frontier
+// and visited sets as 16-bit masks per 16-vertex block, Boolean push and
+// pull kernels that only test reachability, the path chosen per level on the
+// device inside one cooperative launch, against a day-38-style warp-per-vertex
+// BFS, on a Graph500 Kronecker graph of scale 21 (GTEPS by the Graph500
+// rule), the mesh, the banded matrix and the word graph, every level judged
+// exactly against a CPU BFS. And a sparse decoding layer: random weights of a
+// small language model's projection shapes, half pruned, x 10% kept, DB auto
+// against cuBLAS SGEMV and cuSPARSE.
+//
+// Build: nvcc -O3 -arch=sm_90 -o spmspv spmspv.cu -lcusparse -lcublas
 // Run:   ./spmspv                         the verified run, from this folder
 //        ./spmspv --small                 tiny inputs, every path, for compute-sanitizer
 //        ./spmspv --density 0.05,0.002    other x densities
-//        ./spmspv FILE.mtx [FILE.mtx ...] any Matrix Market files instead
+//        ./spmspv --roots 32              more Kronecker BFS roots (16..64)
+//        ./spmspv FILE.mtx [FILE.mtx ...] any Matrix Market files instead (BFS on A + A^T)
 // Transcript: the newest evidence/run-*.txt beside this file.
 
 #include <errno.h>
@@ -44,7 +55,11 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
+#include <cublas_v2.h>
 #include <cusparse.h>
+
+namespace cg = cooperative_groups;
 
 // ---------------------------------------------------------------------------
 // Constants
@@ -73,11 +88,24 @@ static const double kTh3 = 0.01;
 
 // The rule DB auto uses: push when the push tasks (matrix blocks in the
 // nonzero x blocks' columns, which the metadata step counts anyway) are fewer
-// than this share of all nonzero blocks. Pull walks every block's descriptor,
-// push only its tasks but pays a search and atomics per task, so the break-even
-// share sits below 1. 0.25 is a starting value; the H200 crossover of push-only
-// against pull-only sets it (the literal lives in choosePushByWork).
-static const double kPushTaskShare = 0.25;
+// than a share of all nonzero blocks, the share set by what a task costs.
+// Calibrated on the H200 run of 2026-11-29 (push-only against pull-only, random
+// x). Light matrices (most nonzeros in one-lane blocks): on Kronecker a push
+// task, a search and an atomic per product, ran at 16.5 G tasks/s (11939902
+// in 0.7238 ms) and 16.0 G/s (2267512 in 0.1417 ms), a pull block visit at
+// 48 to 53 G blocks/s (14716662 in 0.3035 and 0.2774 ms): a task costs about
+// three visits, so push pays below a share of about 1/3, inside the measured
+// bracket (push won at 0.154, pull at 0.811). Heavy matrices: push won at the
+// highest share measured (0.817 on fe-mesh, 0.1055 against 0.1443 ms; 0.815
+// on banded, 0.0944 against 0.1519 ms), and scaled linearly to a share of 1
+// it still wins (0.129 and 0.116 ms), so pull is left only for an x that
+// touches every column block; no share above 0.817 was measured. The
+// literals live in choosePushByWork (device code cannot read a double
+// constant).
+static const double kPushTaskShareLight = 0.3;
+static const double kPushTaskShareHeavy = 1.0;
+// A matrix is light when more than half its nonzeros sit in one-lane blocks.
+static const double kLightNnzShare = 0.5;
 
 // A block with at most this many nonzeros (the blocks the auto rule makes COO,
 // below th0) is walked by ONE lane: a warp then has 32 such blocks in flight
@@ -148,6 +176,11 @@ static const char* const kPolicyNames[] = {"auto", "all-COO", "all-CSR"};
 
 static const int kWarmupRuns = 3;
 static const int kTimedRuns = 20;
+// --small feeds compute-sanitizer, which slows kernels a hundredfold and
+// racecheck more: one warm-up (lazy loading still needs it) and one timed
+// call cover every path; the figures of such a run mean nothing anyway.
+static const int kSmallWarmupRuns = 1;
+static const int kSmallTimedRuns = 1;
 static const int kCanaryFloats = 16;        // guard zone after y
 static const unsigned char kCanaryByte = 0xA5;
 static const long long kLargeNnz = 1000000; // below this a SpMV is one launch
@@ -177,6 +210,70 @@ static const int kKronScale = 19;          // 2^19 vertices, ~16M nonzeros
 static const int kKronScaleSmall = 11;
 static const int kKronEdgeFactor = 16;      // Graph500's edge factor
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;
+
+// DB-BFS (part 2). The Graph500 graph of the issue is scale 21 (2 million
+// vertices, about 64 million adjacency entries), built beside part 1's
+// scale-19 matrix; --small takes scale 10 so the sanitizer finishes.
+static const int kBfsKronScale = 21;
+static const int kBfsKronScaleSmall = 10;
+static const int kBfsRootsDefault = 16;     // Graph500: at least 16 roots
+static const int kBfsRootsMin = 16;
+static const int kBfsRootsMax = 64;
+// The other graphs take 4 roots: the banded graph's BFS has about 25000
+// levels (800000 rows over a band of 32), so each search is ~0.1 s of level
+// barriers and 16 roots would take most of the run's time budget.
+static const int kBfsRootsOther = 4;
+static const int kBfsRootsSmall = 2;        // --small: two roots show the reset works
+static const uint64_t kSeedRoots = 0x5eed0006;
+static const int kBfsTimedRuns = 3;         // per root and variant; 16 roots steady the mean
+static const int kBfsThreads = 256;         // 8 warps: the close-level scan is one shuffle scan + 8 totals
+static const int kBfsWarps = 8;             // kBfsThreads / 32
+static const int kBfsTableLevels = 24;
+// A search of more levels than this (the band: about 20000) spends ~0.1 s
+// in level barriers alone; one timed search per root is already long enough
+// to time, and three would cost the run's time budget.
+static const int kBfsManyLevels = 1000;      // per-level table rows; Kronecker needs ~8, the mesh ~50
+// The DB-BFS level rule: push when the push tasks are fewer than 1/16 of the
+// matrix's nonzero blocks. A Boolean push task pays a binary search, three
+// dependent loads and an atomic OR; a pull block visit pays one coalesced
+// descriptor read and one frontier-mask read, and a pull row block stops at
+// its first pass once all its rows are reached. Part 1 measured a float push
+// task at about three pull visits; pull's early exit makes a pull visit
+// cheaper still, so the share here is well below part 1's 0.3. It is a
+// starting value: the instrumented per-level table (push-only and pull-only
+// times beside the task share) is what calibrates it. Literal in chooseBfsPush.
+static const double kBfsPushShare = 1.0 / 16.0;
+// Beamer's direction-optimizing rule, printed for comparison: go bottom-up
+// (pull) when the frontier's edges exceed the unexplored edges / alpha, back
+// to top-down (push) when the frontier holds fewer than n / beta vertices.
+// alpha = 14 and beta = 24 are the paper's (SC 2012) tuned values.
+static const double kBeamerAlpha = 14.0;
+static const double kBeamerBeta = 24.0;
+static const int kBfsModeAuto = 0;
+static const int kBfsModePush = 1;
+static const int kBfsModePull = 2;
+static const int kBfsVarWarp = 0;           // the day-38-style BFS
+static const int kBfsVarPush = 1;
+static const int kBfsVarPull = 2;
+static const int kBfsVarAuto = 3;
+static const int kBfsVarCount = 4;
+static const char* const kBfsVarNames[] = {"day-38 warp BFS", "DB-BFS push-only", "DB-BFS pull-only",
+                                           "DB-BFS auto"};
+static const int kMaxBfsGraphs = 9;         // the 8 inputs and the Kronecker graph
+
+// Sparse decoding layer (part 2): the projection shapes of a small language
+// model (hidden size 2048: a square Q/O projection and an 8192 x 2048 FFN
+// up-projection), weights drawn from a fixed seed, no model file. Half the
+// weights pruned by magnitude, x kept where |x| is in its top 10%, as the
+// paper's decoding study does with real weights. --small divides both sides
+// by 32.
+static const int kDecodeShapes = 2;
+static const int kDecodeRows[] = {2048, 8192};
+static const int kDecodeCols[] = {2048, 2048};
+static const int kDecodeShrinkSmall = 32;
+static const double kDecodePrune = 0.5;     // share of weights set to zero
+static const double kDecodeKeepX = 0.1;     // share of x entries kept
+static const uint64_t kSeedDecode = 0x5eed0007;
 
 static const char* kWordsPath = "cuda-words.mtx";
 static const double kDefaultDensities[] = {0.1, 0.01, 0.001, 0.0001};
@@ -210,6 +307,18 @@ static const char* const kPatternNames[] = {"random", "clustered"};
         if (status_ != CUSPARSE_STATUS_SUCCESS) {                          \
             fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,  \
                     #call, cusparseGetErrorString(status_));               \
+            exit(EXIT_FAILURE);                                            \
+        }                                                                  \
+    } while (0)
+
+// cuBLAS has no error-string function before 12.0; the number is enough to
+// look it up in cublas_api.h.
+#define CUBLAS_CHECK(call)                                                 \
+    do {                                                                   \
+        cublasStatus_t status_ = (call);                                   \
+        if (status_ != CUBLAS_STATUS_SUCCESS) {                            \
+            fprintf(stderr, "%s:%d: %s failed: cuBLAS status %d\n",        \
+                    __FILE__, __LINE__, #call, (int)status_);              \
             exit(EXIT_FAILURE);                                            \
         }                                                                  \
     } while (0)
@@ -250,6 +359,7 @@ typedef struct {
     int* rowSegPtr;     // rowBlocks + 1: the segments of each row block
     long long typeBlocks[5];
     long long typeNnz[5];
+    int lightMatrix;    // most nonzeros in one-lane blocks: sets DB auto's share
 } DbFormat;
 
 // One x vector and everything the host knows about it.
@@ -290,7 +400,25 @@ typedef struct {
     int densityCount;
     const char* paths[8];
     int pathCount;
+    int roots;               // Kronecker BFS roots
 } Options;
+
+// One BFS graph and everything the CPU knows about its searches.
+typedef struct {
+    char name[96];
+    char about[192];
+    Csr adj;                 // symmetric pattern, self loops dropped (values unused)
+    DbFormat db;             // the auto layouts, converted once
+    int rootCount;
+    int roots[64];           // kBfsRootsMax
+    int* dist;               // rootCount * n: the CPU's levels, -1 not reached
+    int levels[64];          // non-empty frontiers per root
+    long long edges[64];     // undirected edges in each root's component
+    int* levelVertices[64];  // per root and level: frontier vertices
+    int* levelActive[64];    // nonzero 16-vertex blocks of the frontier
+    long long* levelTasks[64];  // push tasks: matrix blocks in those columns
+    int graph500;            // GTEPS by the Graph500 rule is reported for it
+} BfsGraph;
 
 // ---------------------------------------------------------------------------
 // Utilities: random numbers, growth, format arithmetic shared with the GPU
@@ -383,9 +511,11 @@ __host__ __device__ inline int choosePush(int activeBlocks, int colBlocks) {
 
 // The choice DB auto makes: compare the work itself. Push walks its tasks,
 // pull walks every nonzero block; push when the tasks are fewer than
-// kPushTaskShare = 0.25 of the blocks (the literal is kPushTaskShare).
-__host__ __device__ inline int choosePushByWork(long long pushTasks, int blocks) {
-    return (double)pushTasks < 0.25 * (double)blocks;
+// kPushTaskShareLight = 0.3 of the blocks on a light matrix, where a task
+// costs about three block visits, and kPushTaskShareHeavy = 1.0 otherwise.
+// lightMatrix is fixed when the matrix is converted.
+__host__ __device__ inline int choosePushByWork(long long pushTasks, int blocks, int lightMatrix) {
+    return (double)pushTasks < (lightMatrix ? 0.3 : 1.0) * (double)blocks;
 }
 // end snippet
 
@@ -1235,6 +1365,13 @@ static void buildDb(const Csr* a, const BlockOrder* o, int policy, int segmentWe
     }
     free(cursor);
     // end snippet
+    long long lightNnz = 0, allNnz = 0;
+    for (int b = 0; b < f->blocks; ++b) {
+        const int packed = f->desc[4LL * b + 3];
+        allNnz += packed & 0xffff;
+        if (laneBlock(packed)) lightNnz += packed & 0xffff;
+    }
+    f->lightMatrix = (double)lightNnz > kLightNnzShare * (double)allNnz;
 }
 
 // Bytes as the paper's Table 4 counts them: indices and values, 4-byte
@@ -1536,7 +1673,7 @@ static void analyseVector(const Input* in, XCase* xc) {
         }
     }
     xc->paperPush = choosePush(xc->activeBlocks, f->colBlocks);
-    xc->pushChosen = choosePushByWork(xc->pushTasks, f->blocks);
+    xc->pushChosen = choosePushByWork(xc->pushTasks, f->blocks, f->lightMatrix);
 }
 
 // snippet: reference
@@ -1611,12 +1748,232 @@ static int judgeY(const char* what, const XCase* xc, const float* got, int rows,
 }
 
 // ---------------------------------------------------------------------------
+// BFS graphs and the CPU search (the judge of part 2)
+// ---------------------------------------------------------------------------
+
+// A BFS needs an undirected graph: the pattern of A + A^T without the
+// diagonal, merged row by row from A and its transpose (both sorted).
+static void symmetrizePattern(const Csr* a, const Csr* at, Csr* g) {
+    const int n = a->rows;
+    g->rows = n;
+    g->cols = n;
+    g->rowPtr = (int*)xcalloc((size_t)n + 1, sizeof(int));
+    for (int pass = 0; pass < 2; ++pass) {
+        long long k = 0;
+        for (int i = 0; i < n; ++i) {
+            int p = a->rowPtr[i], q = at->rowPtr[i];
+            const int pe = a->rowPtr[i + 1], qe = at->rowPtr[i + 1];
+            int count = 0;
+            while (p < pe || q < qe) {
+                const int cp = p < pe ? a->colIdx[p] : n, cq = q < qe ? at->colIdx[q] : n;
+                const int j = cp < cq ? cp : cq;
+                if (cp == j) ++p;
+                if (cq == j) ++q;
+                if (j == i) continue;
+                if (pass == 1) {
+                    g->colIdx[k] = j;
+                    g->val[k] = 1.0f;
+                    ++k;
+                }
+                ++count;
+            }
+            if (pass == 0) g->rowPtr[i + 1] = g->rowPtr[i] + count;
+        }
+        if (pass == 0) {
+            g->nnz = g->rowPtr[n];
+            g->colIdx = (int*)xmalloc((size_t)g->nnz * sizeof(int) + 4);
+            g->val = (float*)xmalloc((size_t)g->nnz * sizeof(float) + 4);
+        }
+    }
+}
+
+// Queue BFS from one root: exact levels, and per level the numbers the
+// GPU's level step counts (frontier vertices, nonzero vertex blocks, push
+// tasks), so the GPU's counts and auto's path can be judged exactly too.
+static void cpuBfs(BfsGraph* bg, int r, int* queue, int* stamp) {
+    const Csr* g = &bg->adj;
+    const DbFormat* f = &bg->db;
+    int* dist = bg->dist + (long long)r * g->rows;
+    for (int v = 0; v < g->rows; ++v) dist[v] = -1;
+    for (int cb = 0; cb < f->colBlocks; ++cb) stamp[cb] = -1;
+    const int root = bg->roots[r];
+    dist[root] = 0;
+    queue[0] = root;
+    int head = 0, tail = 1, levels = 0;
+    long long degrees = 0;
+    int* lv = (int*)xmalloc(sizeof(int) * 1024);
+    int* la = (int*)xmalloc(sizeof(int) * 1024);
+    long long* lt = (long long*)xmalloc(sizeof(long long) * 1024);
+    long long cap = 1024;
+    while (head < tail) {
+        const int levelEnd = tail;
+        long long c1 = cap, c2 = cap, c3 = cap;
+        lv = (int*)growArray(lv, &c1, levels + 1, sizeof(int));
+        la = (int*)growArray(la, &c2, levels + 1, sizeof(int));
+        lt = (long long*)growArray(lt, &c3, levels + 1, sizeof(long long));
+        cap = c1;
+        lv[levels] = levelEnd - head;
+        la[levels] = 0;
+        lt[levels] = 0;
+        for (; head < levelEnd; ++head) {
+            const int u = queue[head];
+            const int cb = u / kBlockDim;
+            if (stamp[cb] != levels) {
+                stamp[cb] = levels;
+                ++la[levels];
+                lt[levels] += f->blockColPtr[cb + 1] - f->blockColPtr[cb];
+            }
+            degrees += g->rowPtr[u + 1] - g->rowPtr[u];
+            for (int k = g->rowPtr[u]; k < g->rowPtr[u + 1]; ++k) {
+                const int v = g->colIdx[k];
+                if (dist[v] < 0) {
+                    dist[v] = dist[u] + 1;
+                    queue[tail++] = v;
+                }
+            }
+        }
+        ++levels;
+    }
+    bg->levels[r] = levels;
+    bg->edges[r] = degrees / 2;  // each undirected edge is stored twice
+    bg->levelVertices[r] = lv;
+    bg->levelActive[r] = la;
+    bg->levelTasks[r] = lt;
+}
+
+// Roots as Graph500 draws them: a fixed seed, degree >= 1, no repeats.
+static void pickRoots(BfsGraph* bg, int count) {
+    const Csr* g = &bg->adj;
+    uint64_t state = kSeedRoots;
+    int withEdges = 0;
+    for (int v = 0; v < g->rows; ++v) withEdges += g->rowPtr[v + 1] > g->rowPtr[v];
+    if (count > withEdges) count = withEdges;
+    bg->rootCount = 0;
+    while (bg->rootCount < count) {
+        const int v = (int)(splitmix64(&state) % (uint64_t)g->rows);
+        if (g->rowPtr[v + 1] == g->rowPtr[v]) continue;
+        int seen = 0;
+        for (int k = 0; k < bg->rootCount; ++k) seen |= bg->roots[k] == v;
+        if (!seen) bg->roots[bg->rootCount++] = v;
+    }
+}
+
+static void freeBfsGraph(BfsGraph* bg) {
+    freeCsr(&bg->adj);
+    freeDb(&bg->db);
+    free(bg->dist);
+    for (int r = 0; r < bg->rootCount; ++r) {
+        free(bg->levelVertices[r]);
+        free(bg->levelActive[r]);
+        free(bg->levelTasks[r]);
+    }
+    bg->dist = NULL;
+    bg->rootCount = 0;
+}
+
+// Weights of a decoding layer: values drawn with a fixed seed, then the
+// smaller half by magnitude set to zero (the threshold is the median of |w|,
+// found by selection). Kept in CSR and, for cuBLAS, dense row-major with
+// the zeros in place.
+static float selectKth(float* v, long long n, long long k) {
+    long long lo = 0, hi = n - 1;
+    while (lo < hi) {  // Hoare partition around the middle element
+        const float pivot = v[lo + (hi - lo) / 2];
+        long long i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot) ++i;
+            while (v[j] > pivot) --j;
+            if (i <= j) {
+                const float t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                ++i;
+                --j;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else break;
+    }
+    return v[k];
+}
+
+static void generateDecodeLayer(int rows, int cols, uint64_t seed, Csr* a, float** dense) {
+    const long long total = (long long)rows * cols;
+    float* w = (float*)xmalloc((size_t)total * sizeof(float));
+    float* mag = (float*)xmalloc((size_t)total * sizeof(float));
+    uint64_t state = seed;
+    for (long long k = 0; k < total; ++k) {
+        w[k] = matrixValue(splitmix64(&state));
+        mag[k] = fabsf(w[k]);
+    }
+    const float threshold = selectKth(mag, total, (long long)(kDecodePrune * (double)total));
+    free(mag);
+    a->rows = rows;
+    a->cols = cols;
+    a->rowPtr = (int*)xcalloc((size_t)rows + 1, sizeof(int));
+    long long kept = 0;
+    for (long long k = 0; k < total; ++k) {
+        if (fabsf(w[k]) >= threshold) {
+            ++kept;
+        } else {
+            w[k] = 0.0f;
+        }
+    }
+    a->nnz = (int)kept;
+    a->colIdx = (int*)xmalloc((size_t)kept * sizeof(int) + 4);
+    a->val = (float*)xmalloc((size_t)kept * sizeof(float) + 4);
+    long long n = 0;
+    for (int i = 0; i < rows; ++i) {
+        for (int j = 0; j < cols; ++j) {
+            const float v = w[(long long)i * cols + j];
+            if (v != 0.0f) {
+                a->colIdx[n] = j;
+                a->val[n++] = v;
+            }
+        }
+        a->rowPtr[i + 1] = (int)n;
+    }
+    *dense = w;
+}
+
+// x of a decoding step: every entry drawn, then only the top kDecodeKeepX
+// by magnitude kept (the rest set to zero), as a magnitude threshold on a
+// real activation would.
+static void makeDecodeVector(const Input* in, XCase* xc) {
+    const int cols = in->a.cols;
+    const int colBlocks = in->db[0].colBlocks;
+    memset(xc, 0, sizeof(*xc));
+    xc->pattern = kPatternRandom;
+    xc->density = kDecodeKeepX;
+    xc->x = (float*)xcalloc((size_t)colBlocks * kBlockDim, sizeof(float));
+    float* mag = (float*)xmalloc((size_t)cols * sizeof(float));
+    uint64_t state = kSeedX;
+    for (int j = 0; j < cols; ++j) {
+        xc->x[j] = vectorValue(splitmix64(&state));
+        mag[j] = fabsf(xc->x[j]);
+    }
+    const long long drop = cols - (long long)floor(kDecodeKeepX * cols + 0.5);
+    const float threshold = selectKth(mag, cols, drop < cols ? drop : cols - 1);
+    free(mag);
+    xc->nonzeros = 0;
+    for (int j = 0; j < cols; ++j) {
+        if (fabsf(xc->x[j]) >= threshold) {
+            ++xc->nonzeros;
+        } else {
+            xc->x[j] = 0.0f;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Kernels
 // ---------------------------------------------------------------------------
 
 // Everything a DB kernel reads, passed by value.
 typedef struct {
     int rows, cols, rowBlocks, colBlocks, blocks, segmentCount;
+    int lightMatrix;    // DbFormat.lightMatrix, for the work rule
     const int4* desc;
     const unsigned* payload;
     const int* blockColPtr;
@@ -1920,6 +2277,35 @@ __device__ float xLane(const float* __restrict__ x, int cols, int cb, int lane) 
     return lane < kBlockDim && e < cols ? x[e] : 0.0f;
 }
 
+// The heavy-block pipeline of pull and push: takes the lowest lane left in
+// the warp's ballot of heavy blocks, broadcasts its descriptor and x mask,
+// and starts the loads the warp will need for it (its 16 x values, its
+// payload into L1), so they are in flight while the warp works on the block
+// before. An empty ballot leaves a zero mask, which ends the caller's loop.
+// Every lane must call it with the same *heavy.
+typedef struct {
+    int4 d;
+    unsigned xm;
+    float xv;
+} HeavyNext;
+
+__device__ HeavyNext takeHeavy(unsigned* heavy, int4 d, unsigned xm, const float* __restrict__ x, int cols,
+                               const unsigned* payload, int lane) {
+    HeavyNext h;
+    h.d = make_int4(0, 0, 0, 0);
+    h.xm = 0u;
+    h.xv = 0.0f;
+    if (*heavy != 0u) {  // warp uniform
+        const int src = __ffs(*heavy) - 1;
+        *heavy &= *heavy - 1u;
+        h.d = shflInt4(d, src);
+        h.xm = __shfl_sync(kFullMask, xm, src);
+        h.xv = xLane(x, cols, h.d.y, lane);
+        prefetchBlock(payload, h.d, lane);
+    }
+    return h;
+}
+
 // --- Pull and push ----------------------------------------------------------
 
 // snippet: pull-kernel
@@ -1942,7 +2328,7 @@ dbPull(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
        const unsigned long long* counter, int onlyIfChosen, float* __restrict__ y) {
     if (onlyIfChosen) {
         const unsigned long long c = *counter;
-        if (choosePushByWork((long long)(c & 0xffffffffull), v.blocks)) return;
+        if (choosePushByWork((long long)(c & 0xffffffffull), v.blocks, v.lightMatrix)) return;
     }
     __shared__ float sx[kPullWarps][16];
     __shared__ float srow[kPullWarps][16];
@@ -1968,37 +2354,15 @@ dbPull(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
             const int light = laneBlock(d.w);
             unsigned heavy = __ballot_sync(kFullMask, xm != 0u && !light);
             // Start the first heavy block's loads before the lane work.
-            int4 hd = make_int4(0, 0, 0, 0);
-            unsigned hxm = 0u;
-            float xv = 0.0f;
-            if (heavy != 0u) {  // warp uniform
-                const int src = __ffs(heavy) - 1;
-                heavy &= heavy - 1u;
-                hd = shflInt4(d, src);
-                hxm = __shfl_sync(kFullMask, xm, src);
-                xv = xLane(x, v.cols, hd.y, lane);
-                prefetchBlock(v.payload, hd, lane);
-            }
+            HeavyNext h = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
             if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, slane[warp]);
-            while (hxm != 0u) {  // warp uniform: a heavy block's mask is never 0
-                int4 nd = make_int4(0, 0, 0, 0);
-                unsigned nxm = 0u;
-                float nxv = 0.0f;
-                if (heavy != 0u) {
-                    const int src = __ffs(heavy) - 1;
-                    heavy &= heavy - 1u;
-                    nd = shflInt4(d, src);
-                    nxm = __shfl_sync(kFullMask, xm, src);
-                    nxv = xLane(x, v.cols, nd.y, lane);
-                    prefetchBlock(v.payload, nd, lane);
-                }
-                if (lane < kBlockDim) sx[warp][lane] = xv;
+            while (h.xm != 0u) {  // warp uniform: a heavy block's mask is never 0
+                const HeavyNext n = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
+                if (lane < kBlockDim) sx[warp][lane] = h.xv;
                 __syncwarp();
-                acc += blockRowSums(v.payload, hd, hxm, sx[warp], srow[warp], lane);
+                acc += blockRowSums(v.payload, h.d, h.xm, sx[warp], srow[warp], lane);
                 __syncwarp();
-                hd = nd;
-                hxm = nxm;
-                xv = nxv;
+                h = n;
             }
         }
         __syncwarp();  // every lane's shared adds are in slane
@@ -2058,7 +2422,7 @@ dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
        float* __restrict__ y) {
     const unsigned long long c = *counter;
     const int active = (int)(c >> 32), tasks = (int)(c & 0xffffffffull);
-    if (onlyIfChosen && !choosePushByWork(tasks, v.blocks)) return;
+    if (onlyIfChosen && !choosePushByWork(tasks, v.blocks, v.lightMatrix)) return;
     __shared__ float sx[kPushWarps][16];
     __shared__ float srow[kPushWarps][16];
     const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
@@ -2122,39 +2486,17 @@ dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
         base = __shfl_sync(kFullMask, k, kWarpSize - 1);  // the next pass starts there
         const int light = laneBlock(d.w);
         unsigned heavy = __ballot_sync(kFullMask, xm != 0u && !light);
-        int4 hd = make_int4(0, 0, 0, 0);
-        unsigned hxm = 0u;
-        float xv = 0.0f;
-        if (heavy != 0u) {  // warp uniform
-            const int src = __ffs(heavy) - 1;
-            heavy &= heavy - 1u;
-            hd = shflInt4(d, src);
-            hxm = __shfl_sync(kFullMask, xm, src);
-            xv = xLane(x, v.cols, hd.y, lane);
-            prefetchBlock(v.payload, hd, lane);
-        }
+        HeavyNext h = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
         if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, y + (long long)d.x * kBlockDim);
-        while (hxm != 0u) {  // warp uniform
-            int4 nd = make_int4(0, 0, 0, 0);
-            unsigned nxm = 0u;
-            float nxv = 0.0f;
-            if (heavy != 0u) {
-                const int src = __ffs(heavy) - 1;
-                heavy &= heavy - 1u;
-                nd = shflInt4(d, src);
-                nxm = __shfl_sync(kFullMask, xm, src);
-                nxv = xLane(x, v.cols, nd.y, lane);
-                prefetchBlock(v.payload, nd, lane);
-            }
-            if (lane < kBlockDim) sx[warp][lane] = xv;
+        while (h.xm != 0u) {  // warp uniform
+            const HeavyNext n = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
+            if (lane < kBlockDim) sx[warp][lane] = h.xv;
             __syncwarp();
-            const float sum = blockRowSums(v.payload, hd, hxm, sx[warp], srow[warp], lane);
-            const long long row = (long long)hd.x * kBlockDim + lane;
+            const float sum = blockRowSums(v.payload, h.d, h.xm, sx[warp], srow[warp], lane);
+            const long long row = (long long)h.d.x * kBlockDim + lane;
             if (lane < kBlockDim && row < v.rows && sum != 0.0f) atomicAdd(&y[row], sum);
             __syncwarp();
-            hd = nd;
-            hxm = nxm;
-            xv = nxv;
+            h = n;
         }
     }
 }
@@ -2198,6 +2540,294 @@ plainCscPush(int cols, const int* __restrict__ colPtr, const int* __restrict__ r
         }
     }
 }
+
+// --- DB-BFS: Boolean SpMSpV over the same format --------------------------
+
+// Everything a BFS kernel reads and writes, passed by value. Frontier and
+// visited sets are one 16-bit mask per 16-vertex block; next collects the
+// level's discoveries as 32-bit words so push can OR into them atomically.
+typedef struct {
+    int n, vblocks, blocks, maxLevels;
+    const int4* desc;
+    const unsigned* payload;
+    const int* blockRowPtr;
+    const int* blockColPtr;
+    const int* csc2csr;
+    const int* rowPtr;        // plain CSR, for the day-38-style search
+    const int* colIdx;
+    int* dist;
+    unsigned short* frontier;
+    unsigned short* visited;
+    unsigned* next;
+    int2* activeList;         // the frontier's nonzero blocks, with task offsets
+    unsigned long long* levelCounter;  // per level: nonzero blocks << 32 | push tasks
+    unsigned* levelVertices;  // per level: frontier vertices
+    int* levelPath;           // per level: 1 push, 0 pull (DB) ; unused by day 38
+    int* queue;               // day 38: the frontiers, level after level
+} BfsView;
+
+// snippet: level-path-choice
+// The level's path, from the frontier's blocks: push when its tasks (matrix
+// blocks in the frontier's nonzero column blocks, counted when the level was
+// closed) are fewer than kBfsPushShare = 1/16 of all nonzero blocks. The
+// same expression on host and device, so the host can predict every level's
+// path and the judge can hold the GPU to it. Beamer's rule (printed beside
+// it) needs edge counts of the frontier and of the unvisited vertices; this
+// one needs only what the block masks give for free.
+__host__ __device__ inline int chooseBfsPush(long long tasks, int blocks) {
+    return (double)tasks < (1.0 / 16.0) * (double)blocks;
+}
+// end snippet
+
+// snippet: bool-block
+// The Boolean microkernel: which of block d's 16 rows have a neighbour among
+// the frontier columns fm. No values, no multiply-adds: a block is at most
+// 16 masks (32 bytes), so ONE lane does a whole block, and the layout only
+// decides which masks it reads. Row masks (Dense at byte 0, ForceCSR and
+// patched CSR at byte 16): row r is reached when its mask meets fm. Column
+// masks (ForceCSC): OR the masks of the frontier's columns. COO: one byte
+// per entry.
+__device__ unsigned reachRows(const unsigned* __restrict__ payload, int4 d, unsigned fm) {
+    const int type = d.w >> 16, nnz = d.w & 0xffff;
+    const unsigned* words = payload + d.z;
+    unsigned reach = 0u;
+    if (type == kTypeCoo) {
+        unsigned w = 0u;
+        for (int k = 0; k < nnz; ++k) {
+            if ((k & 3) == 0) w = words[k >> 2];
+            const unsigned rc = (w >> (8 * (k & 3))) & 0xffu;
+            reach |= ((fm >> (rc & 15u)) & 1u) << (rc >> 4);
+        }
+    } else if (type == kTypeForceCsc) {
+        const unsigned short* colMask = (const unsigned short*)(words + 4);
+        for (unsigned active = fm; active != 0u; active &= active - 1u) reach |= colMask[__ffs(active) - 1];
+    } else {  // Dense, ForceCSR, patched CSR: 16 row masks, two to a word
+        const unsigned* rowMasks = words + (type == kTypeDense ? 0 : 4);
+#pragma unroll
+        for (int i = 0; i < kBlockDim / 2; ++i) {
+            const unsigned two = rowMasks[i];
+            reach |= (unsigned)((two & 0xffffu & fm) != 0u) << (2 * i);
+            reach |= (unsigned)(((two >> 16) & fm) != 0u) << (2 * i + 1);
+        }
+    }
+    return reach;
+}
+// end snippet
+
+// snippet: bool-push
+// Boolean push: one thread per task (frontier column block, matrix block),
+// grid-stride over the tasks the level step counted. A binary search over
+// the frontier's block list finds the task's column block (the list's
+// offsets rise with its index); the block-CSC view and csc2csr lead to the
+// block; its reached rows minus the visited ones are ORed into next. The
+// plain read first skips the atomic when those bits are already set.
+__device__ void boolPush(const BfsView& g, int active, long long tasks, long long thread, long long threads) {
+    for (long long t = thread; t < tasks; t += threads) {
+        int lo = 0, hi = active - 1;  // the last entry whose offset <= t
+        while (lo < hi) {
+            const int mid = (lo + hi + 1) >> 1;
+            if (__ldcg(&g.activeList[mid].y) <= t) lo = mid; else hi = mid - 1;
+        }
+        const int2 e = __ldcg(&g.activeList[lo]);
+        const int4 d = g.desc[g.csc2csr[g.blockColPtr[e.x] + (int)(t - e.y)]];
+        const unsigned fm = __ldcg(&g.frontier[e.x]);
+        const unsigned reach = reachRows(g.payload, d, fm) & ~(unsigned)__ldcg(&g.visited[d.x]) & 0xffffu;
+        if (reach != 0u && (reach & ~__ldcg(&g.next[d.x])) != 0u) atomicOr(&g.next[d.x], reach);
+    }
+}
+// end snippet
+
+// snippet: bool-pull
+// Boolean pull: one warp per row block, grid-stride. A row block with every
+// row visited costs one load. Otherwise the lanes take 32 of its blocks at a
+// time (one coalesced descriptor read, one frontier-mask read each), a
+// block whose frontier mask is empty costs nothing more, and the warp ORs
+// the reached rows together. It stops as soon as every unvisited row is
+// reached: Beamer's early exit of the bottom-up step, 16 rows at a time. One
+// warp owns the row block, so next is stored without an atomic.
+__device__ void boolPull(const BfsView& g, long long warp, long long warps, int lane) {
+    for (long long rb = warp; rb < g.vblocks; rb += warps) {  // warp uniform
+        const unsigned visited = __ldcg(&g.visited[rb]);
+        if (visited == 0xffffu) continue;
+        unsigned reach = 0u;
+        const int end = g.blockRowPtr[rb + 1];
+        for (int b0 = g.blockRowPtr[rb]; b0 < end; b0 += kWarpSize) {
+            unsigned mine = 0u;
+            if (b0 + lane < end) {
+                const int4 d = g.desc[b0 + lane];
+                const unsigned fm = __ldcg(&g.frontier[d.y]);
+                if (fm != 0u) mine = reachRows(g.payload, d, fm);
+            }
+            reach |= __reduce_or_sync(kFullMask, mine);
+            if (((reach | visited) & 0xffffu) == 0xffffu) break;
+        }
+        reach &= ~visited & 0xffffu;
+        if (lane == 0 && reach != 0u) g.next[rb] = reach;
+    }
+}
+// end snippet
+
+// Closes a level: the discoveries in next become the new frontier and join
+// visited, their vertices get level `level` in dist, and the frontier's
+// nonzero blocks are listed with their push-task offsets, counted with one
+// 64-bit atomic per thread block of 256 vertex blocks (the high half counts
+// blocks, the low half tasks, so list positions and offsets rise together,
+// as in part 1's metadata step). Every thread of the block must call it: the
+// chunk loop is block uniform and holds __syncthreads.
+__device__ void closeLevel(const BfsView& g, int level) {
+    __shared__ unsigned long long sWarp[kBfsWarps];
+    __shared__ unsigned long long sBase;
+    __shared__ unsigned sVertices;
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+    for (long long base = (long long)blockIdx.x * kBfsThreads; base < g.vblocks;
+         base += (long long)gridDim.x * kBfsThreads) {  // block uniform
+        const long long cb = base + threadIdx.x;
+        unsigned found = 0u;
+        unsigned long long mine = 0ull;  // 1 << 32 | tasks for a nonzero block
+        if (cb < g.vblocks) {
+            found = __ldcg(&g.next[cb]) & 0xffffu;
+            if (found != 0u) {
+                g.next[cb] = 0u;
+                g.visited[cb] = (unsigned short)(__ldcg(&g.visited[cb]) | found);
+                for (unsigned m = found; m != 0u; m &= m - 1u) g.dist[cb * kBlockDim + __ffs(m) - 1] = level;
+                mine = (1ull << 32) | (unsigned)(g.blockColPtr[cb + 1] - g.blockColPtr[cb]);
+            }
+            g.frontier[cb] = (unsigned short)found;
+        }
+        unsigned long long incl = mine;
+        for (int o = 1; o < kWarpSize; o <<= 1) {
+            const unsigned long long up = __shfl_up_sync(kFullMask, incl, o);
+            if (lane >= o) incl += up;
+        }
+        const unsigned vertices = __reduce_add_sync(kFullMask, (unsigned)__popc(found));
+        if (threadIdx.x == 0) sVertices = 0u;
+        if (lane == kWarpSize - 1) sWarp[warp] = incl;
+        __syncthreads();
+        if (lane == 0 && vertices != 0u) atomicAdd(&sVertices, vertices);
+        if (threadIdx.x == 0) {
+            unsigned long long total = 0ull;
+            for (int w = 0; w < kBfsWarps; ++w) total += sWarp[w];
+            sBase = total != 0ull ? atomicAdd(&g.levelCounter[level], total) : 0ull;
+        }
+        __syncthreads();
+        if (mine != 0ull) {
+            unsigned long long before = sBase + incl - mine;
+            for (int w = 0; w < warp; ++w) before += sWarp[w];
+            g.activeList[before >> 32] = make_int2((int)cb, (int)(before & 0xffffffffull));
+        }
+        if (threadIdx.x == 0 && sVertices != 0u) atomicAdd(&g.levelVertices[level], sVertices);
+        __syncthreads();  // sWarp, sBase and sVertices are reused by the next chunk
+    }
+}
+
+__device__ unsigned long long globalNanoseconds() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// The whole DB-BFS in one cooperative grid, as day 38's grid loop keeps its
+// level loop on the GPU: per level one expansion (push or pull, chosen on
+// the device from the counter the last close wrote, so no copy to the host)
+// and one close, each ended by grid.sync(). mode forces push or pull for the
+// single-path variants. State written inside the kernel is read with __ldcg:
+// L1 is not coherent across SMs, the barrier orders only L2.
+// Launch: cudaLaunchCooperativeKernel, blockDim.x = kBfsThreads, gridDim.x
+// <= co-resident blocks; clock NULL or maxLevels + 1 stamps.
+__global__ void __launch_bounds__(kBfsThreads)
+dbBfsLoop(BfsView g, int source, int mode, unsigned long long* clock) {
+    cg::grid_group grid = cg::this_grid();
+    const long long thread = grid.thread_rank(), threads = grid.size();
+    const int lane = threadIdx.x % kWarpSize;
+    const int sourceBlock = source / kBlockDim;
+    for (long long cb = thread; cb < g.vblocks; cb += threads) {
+        const int valid = g.n - (int)cb * kBlockDim;  // rows past n count as visited
+        unsigned pad = valid >= kBlockDim ? 0u : (0xffffu << valid) & 0xffffu;
+        const unsigned src = cb == sourceBlock ? 1u << (source % kBlockDim) : 0u;
+        g.visited[cb] = (unsigned short)(pad | src);
+        g.frontier[cb] = (unsigned short)src;
+        g.next[cb] = 0u;
+    }
+    for (long long v = thread; v < g.n; v += threads) g.dist[v] = v == source ? 0 : -1;
+    for (long long l = thread + 1; l <= g.maxLevels; l += threads) {
+        g.levelCounter[l] = 0ull;
+        g.levelVertices[l] = 0u;
+    }
+    if (thread == 0) {
+        g.activeList[0] = make_int2(sourceBlock, 0);
+        g.levelCounter[0] = (1ull << 32) | (unsigned)(g.blockColPtr[sourceBlock + 1] - g.blockColPtr[sourceBlock]);
+        g.levelVertices[0] = 1u;
+    }
+    grid.sync();
+    if (clock != NULL && thread == 0) clock[0] = globalNanoseconds();
+    for (int level = 0; level < g.maxLevels; ++level) {
+        const unsigned long long c = __ldcg(&g.levelCounter[level]);
+        const int active = (int)(c >> 32);
+        const long long tasks = (long long)(c & 0xffffffffull);
+        if (active == 0) break;  // grid uniform: all read the same counter after the barrier
+        const int push = mode == kBfsModePush || (mode == kBfsModeAuto && chooseBfsPush(tasks, g.blocks));
+        if (thread == 0) g.levelPath[level] = push;
+        if (push) {
+            boolPush(g, active, tasks, thread, threads);
+        } else {
+            boolPull(g, thread / kWarpSize, threads / kWarpSize, lane);
+        }
+        grid.sync();
+        closeLevel(g, level + 1);
+        grid.sync();
+        if (clock != NULL && thread == 0) clock[level + 1] = globalNanoseconds();
+    }
+}
+
+// One slot in the next frontier per calling lane: the lanes that arrive
+// together take their slots with one atomicAdd between them.
+__device__ unsigned appendSlot(unsigned* counter) {
+    cg::coalesced_group arrived = cg::coalesced_threads();
+    unsigned base = 0u;
+    if (arrived.thread_rank() == 0) base = atomicAdd(counter, arrived.size());
+    return arrived.shfl(base, 0) + arrived.thread_rank();
+}
+
+// snippet: warp-bfs
+// The day-38-style search, written again: a queue of frontier vertices, one
+// warp per vertex whose lanes stride its adjacency list, a vertex claimed by
+// compare-and-swap on dist (the plain read first filters the edges into
+// visited vertices) and appended to the next level's queue. The level loop
+// runs in one cooperative grid with grid.sync() as the level barrier, as in
+// day 38's grid loop, so both searches pay the same kind of barrier.
+// Launch: cudaLaunchCooperativeKernel, blockDim.x = kBfsThreads, gridDim.x
+// <= co-resident blocks; clock NULL or maxLevels + 1 stamps.
+__global__ void __launch_bounds__(kBfsThreads)
+warpBfsLoop(BfsView g, int source, unsigned long long* clock) {
+    cg::grid_group grid = cg::this_grid();
+    const long long thread = grid.thread_rank(), threads = grid.size();
+    const int lane = threadIdx.x % kWarpSize;
+    for (long long v = thread; v < g.n; v += threads) g.dist[v] = v == source ? 0 : -1;
+    for (long long l = thread + 1; l <= g.maxLevels; l += threads) g.levelVertices[l] = 0u;
+    if (thread == 0) {
+        g.levelVertices[0] = 1u;
+        g.queue[0] = source;
+    }
+    grid.sync();
+    if (clock != NULL && thread == 0) clock[0] = globalNanoseconds();
+    long long start = 0;
+    for (int level = 0; level < g.maxLevels; ++level) {
+        const unsigned size = __ldcg(&g.levelVertices[level]);
+        if (size == 0u) break;  // grid uniform
+        for (long long i = thread / kWarpSize; i < size; i += threads / kWarpSize) {  // warp uniform
+            const int u = __ldcg(&g.queue[start + i]);
+            for (int e = g.rowPtr[u] + lane; e < g.rowPtr[u + 1]; e += kWarpSize) {
+                const int v = g.colIdx[e];
+                if (__ldcg(&g.dist[v]) != -1 || atomicCAS(&g.dist[v], -1, level + 1) != -1) continue;
+                g.queue[start + size + appendSlot(&g.levelVertices[level + 1])] = v;
+            }
+        }
+        grid.sync();
+        if (clock != NULL && thread == 0) clock[level + 1] = globalNanoseconds();
+        start += size;
+    }
+}
+// end snippet
 
 // ---------------------------------------------------------------------------
 // Device state, timing function, launchers
@@ -2244,6 +2874,9 @@ typedef struct {
     int* bsrRowPtr;
     int* bsrColInd;
     float* bsrVal;
+    int haveDense;            // decoding layers: the dense W for cuBLAS
+    float* dense;
+    cublasHandle_t cublas;
 } Gpu;
 
 static const int kVarCusparseCsr = 0;
@@ -2258,11 +2891,13 @@ static const int kVarDbAutoHost = 8;
 static const int kVarDbAutoUnfused = 9;
 static const int kVarDbPullCoo = 10;
 static const int kVarDbPullCsr = 11;
-static const int kVarCount = 12;
+static const int kVarCublasGemv = 12;
+static const int kVarCount = 13;
 static const char* const kVarNames[] = {
     "cuSPARSE CSR", "cuSPARSE BSR", "plain CSR pull", "plain CSC push",
     "DB metadata only", "DB push-only", "DB pull-only", "DB auto",
-    "DB auto, host picks", "DB auto, unfused", "DB pull, all-COO", "DB pull, all-CSR"};
+    "DB auto, host picks", "DB auto, unfused", "DB pull, all-COO", "DB pull, all-CSR",
+    "cuBLAS dense SGEMV"};
 
 typedef struct {
     const Gpu* g;
@@ -2271,16 +2906,21 @@ typedef struct {
 } LaunchCtx;
 
 // Times a launch sequence: warm-up of this very sequence, then events around
-// kTimedRuns back-to-back calls, mean in ms.
-static float timeMs(void (*launch)(const void* ctx), const void* ctx) {
+// `runs` back-to-back calls, mean in ms.
+typedef struct {
+    int warmups;
+    int runs;
+} RunCounts;
+
+static float timeMs(void (*launch)(const void* ctx), const void* ctx, RunCounts rc) {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < kWarmupRuns; ++i) launch(ctx);
+    for (int i = 0; i < rc.warmups; ++i) launch(ctx);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(start));
-    for (int i = 0; i < kTimedRuns; ++i) launch(ctx);
+    for (int i = 0; i < rc.runs; ++i) launch(ctx);
     CUDA_CHECK(cudaEventRecord(stop));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaGetLastError());
@@ -2288,7 +2928,7 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx) {
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    return ms / kTimedRuns;
+    return ms / rc.runs;
 }
 
 static void launchMeta(const Gpu* g, const DbGpu* db, int parity, int zeroY, int clearOther) {
@@ -2368,7 +3008,7 @@ static void launchVariant(const void* p) {
         launchMeta(g, &g->db[0], parity, 1, 1);
         unsigned long long count = 0ull;
         CUDA_CHECK(cudaMemcpy(&count, g->counters + parity, sizeof(count), cudaMemcpyDeviceToHost));
-        if (choosePushByWork((long long)(count & 0xffffffffull), g->db[0].view.blocks)) {
+        if (choosePushByWork((long long)(count & 0xffffffffull), g->db[0].view.blocks, g->db[0].view.lightMatrix)) {
             launchPush(g, &g->db[0], parity, 0);
         } else {
             launchPull(g, &g->db[0], parity, 0);
@@ -2382,6 +3022,10 @@ static void launchVariant(const void* p) {
         launchPush(g, &g->db[0], parity, 1);
         launchPull(g, &g->db[0], parity, 1);
         return;  // parity unchanged: this variant clears its own counter
+    case kVarCublasGemv:  // W row-major is W^T column-major: y = (W^T)^T x
+        CUBLAS_CHECK(cublasSgemv(g->cublas, CUBLAS_OP_T, g->cols, g->rows, &alpha, g->dense, g->cols, g->x, 1,
+                                 &beta, g->y, 1));
+        return;
     case kVarDbPullCoo:
     case kVarDbPullCsr: {
         const DbGpu* db = &g->db[c->variant == kVarDbPullCoo ? kPolicyAllCoo : kPolicyAllCsr];
@@ -2424,6 +3068,7 @@ static void uploadDb(const DbFormat* f, const Csr* a, DbGpu* d) {
     v->rowBlocks = f->rowBlocks;
     v->colBlocks = f->colBlocks;
     v->blocks = f->blocks;
+    v->lightMatrix = f->lightMatrix;
     v->segmentCount = f->segmentCount;
     v->desc = (const int4*)d->desc;
     v->payload = d->payload;
@@ -2480,7 +3125,7 @@ static int bsrFits(const Input* in) {
     return (double)in->db[0].blocks * kBlockArea * sizeof(float) <= kBsrMaxBytes;
 }
 
-static void setupGpu(const Input* in, int sms, int small, Gpu* g) {
+static void setupGpu(const Input* in, const float* denseW, int sms, int small, Gpu* g) {
     memset(g, 0, sizeof(*g));
     const Csr* a = &in->a;
     g->sms = sms;
@@ -2520,7 +3165,12 @@ static void setupGpu(const Input* in, int sms, int small, Gpu* g) {
                                            g->xDescr, &beta, g->yDescr, CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1,
                                            &bufferBytes));
     CUDA_CHECK(cudaMalloc(&g->spmvBuffer, bufferBytes > 0 ? bufferBytes : 4));
-    if (bsrFits(in)) buildBsr(in, g);
+    if (bsrFits(in) && denseW == NULL) buildBsr(in, g);
+    if (denseW != NULL) {
+        g->dense = (float*)devUpload(denseW, (size_t)a->rows * a->cols * sizeof(float));
+        CUBLAS_CHECK(cublasCreate(&g->cublas));
+        g->haveDense = 1;
+    }
 }
 
 static void freeGpu(Gpu* g) {
@@ -2534,6 +3184,10 @@ static void freeGpu(Gpu* g) {
         CUDA_CHECK(cudaFree(g->bsrVal));
     }
     CUSPARSE_CHECK(cusparseDestroy(g->handle));
+    if (g->haveDense) {
+        CUBLAS_CHECK(cublasDestroy(g->cublas));
+        CUDA_CHECK(cudaFree(g->dense));
+    }
     CUDA_CHECK(cudaFree(g->spmvBuffer));
     for (int p = 0; p < kPolicyCount; ++p) freeDbGpu(&g->db[p]);
     CUDA_CHECK(cudaFree(g->rowPtr));
@@ -2563,8 +3217,14 @@ static int judgeMeta(const char* what, const Gpu* g, const Input* in, const XCas
     int2* list = (int2*)xmalloc((size_t)f->colBlocks * sizeof(int2));
     unsigned long long count = 0ull;
     CUDA_CHECK(cudaMemcpy(mask, g->xmask, (size_t)f->colBlocks * sizeof(unsigned short), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(list, g->activeList, (size_t)f->colBlocks * sizeof(int2), cudaMemcpyDeviceToHost));
+    // The counter first: its high half is how many list entries the step
+    // wrote, and only those are copied (the rest of the buffer was never
+    // written, and reading it is what initcheck flagged).
     CUDA_CHECK(cudaMemcpy(&count, g->counters + parity, sizeof(count), cudaMemcpyDeviceToHost));
+    const int written = (int)(count >> 32);
+    if (written > 0 && written <= f->colBlocks) {
+        CUDA_CHECK(cudaMemcpy(list, g->activeList, (size_t)written * sizeof(int2), cudaMemcpyDeviceToHost));
+    }
     int faults = 0;
     for (int cb = 0; cb < f->colBlocks; ++cb) {
         if (mask[cb] != xc->mask[cb]) {
@@ -2601,6 +3261,10 @@ static int judgeMeta(const char* what, const Gpu* g, const Input* in, const XCas
 // only, as the paper's Fig. 10 does at 0.1.
 static int variantRuns(int v, const XCase* xc, const Gpu* g, int firstDensity) {
     if (v == kVarCusparseBsr && !g->haveBsr) return 0;
+    if (g->haveDense) {  // a decoding layer: the vendor paths and the DB paths
+        return v == kVarCublasGemv || v == kVarCusparseCsr || v == kVarDbPush || v == kVarDbPull || v == kVarDbAuto;
+    }
+    if (v == kVarCublasGemv) return 0;
     if (xc->pattern == kPatternClustered) {
         return v == kVarCusparseCsr || v == kVarMeta || v == kVarDbPush || v == kVarDbPull || v == kVarDbAuto;
     }
@@ -2616,6 +3280,268 @@ static int judgeVariant(const char* what, const Gpu* g, const Input* in, const X
     if (v == kVarMeta) return judgeMeta(what, g, in, xc, 1 - parity);
     CUDA_CHECK(cudaMemcpy(hostY, g->y, (size_t)g->yAllocated * sizeof(float), cudaMemcpyDeviceToHost));
     return judgeY(what, xc, hostY, g->rows, canaryStart, g->yAllocated);
+}
+
+// ---------------------------------------------------------------------------
+// DB-BFS and the day-38-style search on the GPU
+// ---------------------------------------------------------------------------
+
+typedef struct {
+    BfsView view;
+    int grid;                 // co-resident thread blocks of the cooperative loops
+    int maxLevels;
+    unsigned long long* clock;
+    int* hostDist;
+    unsigned* hostVertices;
+    int* hostPath;
+    unsigned long long* hostClock;
+} BfsGpu;
+
+typedef struct {
+    const BfsGpu* g;
+    int variant;
+    int source;
+    unsigned long long* clock;  // NULL: the un-instrumented search
+} BfsCtx;
+
+static void setupBfsGpu(const BfsGraph* bg, int sms, int small, BfsGpu* b) {
+    memset(b, 0, sizeof(*b));
+    const DbFormat* f = &bg->db;
+    const Csr* a = &bg->adj;
+    BfsView* v = &b->view;
+    v->n = a->rows;
+    v->vblocks = f->rowBlocks;
+    v->blocks = f->blocks;
+    v->maxLevels = a->rows + 1;  // a path graph has n levels
+    b->maxLevels = v->maxLevels;
+    v->desc = (const int4*)devUpload(f->desc, (size_t)f->blocks * 4 * sizeof(int));
+    v->payload = (const unsigned*)devUpload(f->payload, (size_t)f->payloadWords * sizeof(unsigned));
+    v->blockRowPtr = (const int*)devUpload(f->blockRowPtr, ((size_t)f->rowBlocks + 1) * sizeof(int));
+    v->blockColPtr = (const int*)devUpload(f->blockColPtr, ((size_t)f->colBlocks + 1) * sizeof(int));
+    v->csc2csr = (const int*)devUpload(f->csc2csr, (size_t)f->blocks * sizeof(int));
+    v->rowPtr = (const int*)devUpload(a->rowPtr, ((size_t)a->rows + 1) * sizeof(int));
+    v->colIdx = (const int*)devUpload(a->colIdx, (size_t)a->nnz * sizeof(int));
+    CUDA_CHECK(cudaMalloc(&v->dist, (size_t)a->rows * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&v->frontier, (size_t)f->rowBlocks * sizeof(unsigned short)));
+    CUDA_CHECK(cudaMalloc(&v->visited, (size_t)f->rowBlocks * sizeof(unsigned short)));
+    CUDA_CHECK(cudaMalloc(&v->next, (size_t)f->rowBlocks * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&v->activeList, (size_t)f->rowBlocks * sizeof(int2)));
+    CUDA_CHECK(cudaMalloc(&v->levelCounter, ((size_t)v->maxLevels + 1) * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&v->levelVertices, ((size_t)v->maxLevels + 1) * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&v->levelPath, ((size_t)v->maxLevels + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&v->queue, (size_t)a->rows * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&b->clock, ((size_t)v->maxLevels + 1) * sizeof(unsigned long long)));
+    int perSmDb = 0, perSmWarp = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfsLoop, kBfsThreads, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmWarp, warpBfsLoop, kBfsThreads, 0));
+    const int perSm = perSmDb < perSmWarp ? perSmDb : perSmWarp;  // one grid for both: same barrier cost
+    b->grid = small ? kSmallGridCtas : sms * (perSm > 0 ? perSm : 1);
+    b->hostDist = (int*)xmalloc((size_t)a->rows * sizeof(int));
+    b->hostVertices = (unsigned*)xmalloc(((size_t)v->maxLevels + 1) * sizeof(unsigned));
+    b->hostPath = (int*)xmalloc(((size_t)v->maxLevels + 1) * sizeof(int));
+    b->hostClock = (unsigned long long*)xmalloc(((size_t)v->maxLevels + 1) * sizeof(unsigned long long));
+}
+
+static void freeBfsGpu(BfsGpu* b) {
+    BfsView* v = &b->view;
+    CUDA_CHECK(cudaFree((void*)v->desc));
+    CUDA_CHECK(cudaFree((void*)v->payload));
+    CUDA_CHECK(cudaFree((void*)v->blockRowPtr));
+    CUDA_CHECK(cudaFree((void*)v->blockColPtr));
+    CUDA_CHECK(cudaFree((void*)v->csc2csr));
+    CUDA_CHECK(cudaFree((void*)v->rowPtr));
+    CUDA_CHECK(cudaFree((void*)v->colIdx));
+    CUDA_CHECK(cudaFree(v->dist));
+    CUDA_CHECK(cudaFree(v->frontier));
+    CUDA_CHECK(cudaFree(v->visited));
+    CUDA_CHECK(cudaFree(v->next));
+    CUDA_CHECK(cudaFree(v->activeList));
+    CUDA_CHECK(cudaFree(v->levelCounter));
+    CUDA_CHECK(cudaFree(v->levelVertices));
+    CUDA_CHECK(cudaFree(v->levelPath));
+    CUDA_CHECK(cudaFree(v->queue));
+    CUDA_CHECK(cudaFree(b->clock));
+    free(b->hostDist);
+    free(b->hostVertices);
+    free(b->hostPath);
+    free(b->hostClock);
+}
+
+// One whole search: one cooperative launch, reset included, so the time of
+// a search is one launch and everything in it.
+static void launchBfs(const void* p) {
+    const BfsCtx* c = (const BfsCtx*)p;
+    BfsView view = c->g->view;
+    int source = c->source;
+    unsigned long long* clock = c->clock;
+    if (c->variant == kBfsVarWarp) {
+        void* args[] = {&view, &source, &clock};
+        CUDA_CHECK(cudaLaunchCooperativeKernel((const void*)warpBfsLoop, c->g->grid, kBfsThreads, args, 0, 0));
+    } else {
+        int mode = c->variant == kBfsVarPush ? kBfsModePush : (c->variant == kBfsVarPull ? kBfsModePull : kBfsModeAuto);
+        void* args[] = {&view, &source, &mode, &clock};
+        CUDA_CHECK(cudaLaunchCooperativeKernel((const void*)dbBfsLoop, c->g->grid, kBfsThreads, args, 0, 0));
+    }
+    CUDA_CHECK(cudaGetLastError());
+}
+
+// The levels of the last search, exactly: every vertex's level against the
+// CPU's, every level's frontier size, and for DB auto the path of every
+// level against the rule applied to the CPU's counts.
+static int judgeBfs(const char* what, const BfsGpu* b, const BfsGraph* bg, int r, int variant) {
+    const int n = bg->adj.rows, levels = bg->levels[r];
+    const int* want = bg->dist + (long long)r * n;
+    CUDA_CHECK(cudaMemcpy(b->hostDist, b->view.dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(b->hostVertices, b->view.levelVertices, ((size_t)levels + 1) * sizeof(unsigned),
+                          cudaMemcpyDeviceToHost));
+    int faults = 0;
+    for (int v = 0; v < n; ++v) {
+        if (b->hostDist[v] != want[v]) {
+            fprintf(stderr, "%s: vertex %d has level %d, want %d\n", what, v, b->hostDist[v], want[v]);
+            ++faults;
+            break;
+        }
+    }
+    for (int l = 0; l <= levels; ++l) {
+        const unsigned wantSize = l < levels ? (unsigned)bg->levelVertices[r][l] : 0u;
+        if (b->hostVertices[l] != wantSize) {
+            fprintf(stderr, "%s: level %d holds %u vertices, want %u\n", what, l, b->hostVertices[l], wantSize);
+            ++faults;
+            break;
+        }
+    }
+    if (variant != kBfsVarWarp) {
+        CUDA_CHECK(cudaMemcpy(b->hostPath, b->view.levelPath, (size_t)levels * sizeof(int), cudaMemcpyDeviceToHost));
+        for (int l = 0; l < levels; ++l) {
+            const int wantPush = variant == kBfsVarPush ||
+                                 (variant == kBfsVarAuto && chooseBfsPush(bg->levelTasks[r][l], bg->db.blocks));
+            if (b->hostPath[l] != wantPush) {
+                fprintf(stderr, "%s: level %d took %s, the rule says %s\n", what, l, b->hostPath[l] ? "push" : "pull",
+                        wantPush ? "push" : "pull");
+                ++faults;
+                break;
+            }
+        }
+    }
+    return faults;
+}
+
+// Results of one graph's searches, for the report and the headlines.
+typedef struct {
+    double meanMs[4];         // by variant, mean over roots
+    double gteps[4];          // harmonic mean over roots
+    int ok[4];
+} BfsResult;
+
+// Every variant from every root: a checked search (poisoned dist first),
+// the timed searches, the last one checked again. Then one instrumented
+// search per variant from the first root, with a device-clock stamp after
+// every level, for the per-level table; its times are not the headline's.
+static int runBfsGraph(const BfsGraph* bg, const BfsGpu* b, RunCounts rc, BfsResult* res, const char* plotFig) {
+    int failures = 0;
+    memset(res, 0, sizeof(*res));
+    static double levelMs[4][64];
+    if (bg->levels[0] > kBfsManyLevels) rc.runs = 1;
+    printf("\nbfs %s: %d roots; one cooperative launch per search (reset, every level, both barriers)\n", bg->name,
+           bg->rootCount);
+    for (int var = 0; var < kBfsVarCount; ++var) {
+        double sumMs = 0.0, sumInvTeps = 0.0;
+        int wrong = 0;
+        for (int r = 0; r < bg->rootCount && !wrong; ++r) {
+            char what[192];
+            snprintf(what, sizeof(what), "bfs %.90s, root %d, %s", bg->name, bg->roots[r], kBfsVarNames[var]);
+            BfsCtx ctx;
+            ctx.g = b;
+            ctx.variant = var;
+            ctx.source = bg->roots[r];
+            ctx.clock = NULL;
+            CUDA_CHECK(cudaMemset(b->view.dist, 0x7f, (size_t)bg->adj.rows * sizeof(int)));
+            launchBfs(&ctx);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            wrong += judgeBfs(what, b, bg, r, var);
+            if (wrong) break;
+            const double ms = timeMs(launchBfs, &ctx, rc);
+            wrong += judgeBfs(what, b, bg, r, var);
+            sumMs += ms;
+            sumInvTeps += ms * 1e-3 / (double)(bg->edges[r] > 0 ? bg->edges[r] : 1);
+        }
+        if (wrong) {
+            printf("  %-18s wrong levels, not timed (see stderr)\n", kBfsVarNames[var]);
+            ++failures;
+            continue;
+        }
+        res->ok[var] = 1;
+        res->meanMs[var] = sumMs / bg->rootCount;
+        res->gteps[var] = bg->rootCount / sumInvTeps / 1e9;
+        printf("~   %-18s %10.4f ms a search (mean of %d roots) %9.3f GTEPS (harmonic mean)%s\n", kBfsVarNames[var],
+               res->meanMs[var], bg->rootCount, res->gteps[var], bg->graph500 ? ", Graph500 rule" : "");
+    }
+    if (failures == 0) {
+        printf("  checks: %d variants x %d roots: every level exact against the CPU, level sizes exact, DB auto's path per level as the rule says\n",
+               kBfsVarCount, bg->rootCount);
+    }
+    if (res->ok[kBfsVarWarp] && res->ok[kBfsVarAuto]) {
+        printf("~   DB-BFS auto over the day-38 BFS: %.2fx; auto over the faster single path: %.2fx\n",
+               res->meanMs[kBfsVarWarp] / res->meanMs[kBfsVarAuto],
+               (res->meanMs[kBfsVarPush] < res->meanMs[kBfsVarPull] ? res->meanMs[kBfsVarPush] : res->meanMs[kBfsVarPull]) /
+                   res->meanMs[kBfsVarAuto]);
+    }
+    // The instrumented pass: separate searches, stamps cost a store per level.
+    const int levels = bg->levels[0];
+    const int shown = levels < kBfsTableLevels ? levels : kBfsTableLevels;
+    for (int var = 0; var < kBfsVarCount; ++var) {
+        if (!res->ok[var]) continue;
+        BfsCtx ctx;
+        ctx.g = b;
+        ctx.variant = var;
+        ctx.source = bg->roots[0];
+        ctx.clock = b->clock;
+        launchBfs(&ctx);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaMemcpy(b->hostClock, b->clock, ((size_t)levels + 1) * sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost));
+        for (int l = 0; l < shown; ++l) levelMs[var][l] = (double)(b->hostClock[l + 1] - b->hostClock[l]) * 1e-6;
+    }
+    printf("  per level, root %d (instrumented pass: a device-clock stamp after each level; the times above are from searches without stamps)\n",
+           bg->roots[0]);
+    for (int l = 0; l < shown; ++l) {
+        printf("~   level %3d: day-38 %8.4f ms, push %8.4f ms, pull %8.4f ms, auto %8.4f ms\n", l,
+               res->ok[0] ? levelMs[0][l] : 0.0, res->ok[1] ? levelMs[1][l] : 0.0, res->ok[2] ? levelMs[2][l] : 0.0,
+               res->ok[3] ? levelMs[3][l] : 0.0);
+    }
+    if (levels > shown) printf("  (levels %d to %d not shown)\n", shown, levels - 1);
+    if (plotFig != NULL) {
+        printf("plotspec: %s | line | DB-BFS per-level time by path, %s, root %d (instrumented pass) | level | ms\n", plotFig,
+               bg->name, bg->roots[0]);
+        for (int var = 0; var < kBfsVarCount; ++var) {
+            if (!res->ok[var]) continue;
+            for (int l = 0; l < shown; ++l) printf("~ plot: %s | %s | %d | %.4f\n", plotFig, kBfsVarNames[var], l, levelMs[var][l]);
+        }
+    }
+    return failures;
+}
+
+// Checked call on a poisoned y, then the timed calls, then the output of
+// the last timed call is checked again. Returns the mean ms (0 when the
+// first check failed: a wrong path is not timed) and the faults found.
+static float checkAndTime(const char* what, const Gpu* g, const Input* in, const XCase* xc, int v, RunCounts rc,
+                          float* hostY, int* faults) {
+    int parity = 0;
+    LaunchCtx ctx;
+    ctx.g = g;
+    ctx.variant = v;
+    ctx.parity = &parity;
+    const int canaryStart = v == kVarCusparseBsr ? g->rowBlocks * kBlockDim : g->rows;
+    CUDA_CHECK(cudaMemset(g->counters, 0, 2 * sizeof(unsigned long long)));
+    poisonY(g, canaryStart);
+    launchVariant(&ctx);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    *faults = judgeVariant(what, g, in, xc, v, parity, canaryStart, hostY);
+    if (*faults != 0) return 0.0f;
+    const float ms = timeMs(launchVariant, &ctx, rc);
+    *faults = judgeVariant(what, g, in, xc, v, parity, canaryStart, hostY);
+    return ms;
 }
 
 // ---------------------------------------------------------------------------
@@ -2662,8 +3588,27 @@ static int parseFlags(int argc, char** argv, Options* o) {
                 if (*p == '\0') break;
                 ++p;
             }
+        } else if (strcmp(s, "--roots") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "flag --roots: needs a number of Kronecker BFS roots\n");
+                return 1;
+            }
+            const char* tok = argv[++i];
+            char* end = NULL;
+            errno = 0;
+            const long v = strtol(tok, &end, 10);
+            if (end == tok || *end != '\0' || errno != 0) {
+                fprintf(stderr, "flag --roots: \"%s\" is not an integer\n", tok);
+                return 1;
+            }
+            if (v < kBfsRootsMin || v > kBfsRootsMax) {
+                fprintf(stderr, "flag --roots: %s is outside %d..%d (Graph500 asks for at least %d)\n", tok, kBfsRootsMin,
+                        kBfsRootsMax, kBfsRootsMin);
+                return 1;
+            }
+            o->roots = (int)v;
         } else if (s[0] == '-') {
-            fprintf(stderr, "flag %s: unknown flag (known: --small, --density LIST)\n", s);
+            fprintf(stderr, "flag %s: unknown flag (known: --small, --density LIST, --roots N)\n", s);
             return 1;
         } else {
             if (o->pathCount == kMaxInputs) {
@@ -2673,6 +3618,7 @@ static int parseFlags(int argc, char** argv, Options* o) {
             o->paths[o->pathCount++] = s;
         }
     }
+    if (o->roots == 0) o->roots = kBfsRootsDefault;
     if (o->densityCount == 0) {
         for (int k = 0; k < kDefaultDensityCount; ++k) o->densities[k] = kDefaultDensities[k];
         o->densityCount = kDefaultDensityCount;
@@ -2729,8 +3675,9 @@ static void prepareCases(Input* in, const Options* o) {
                    kPatternNames[pat], xc->density, xc->nonzeros, xc->activeBlocks, f->colBlocks,
                    (double)xc->activeBlocks / f->colBlocks, xc->pushTasks, f->blocks,
                    f->blocks > 0 ? (double)xc->pushTasks / f->blocks : 0.0, xc->products);
-            printf("    paper rule (xb < %.2f) -> %s; work rule (tasks < %.2f of blocks) -> %s, which DB auto follows\n",
-                   kTh3, xc->paperPush ? "push" : "pull", kPushTaskShare, xc->pushChosen ? "push" : "pull");
+            printf("    paper rule (xb < %.2f) -> %s; work rule (tasks < %.2f of blocks, %s matrix) -> %s, which DB auto follows\n",
+                   kTh3, xc->paperPush ? "push" : "pull", f->lightMatrix ? kPushTaskShareLight : kPushTaskShareHeavy,
+                   f->lightMatrix ? "light" : "heavy", xc->pushChosen ? "push" : "pull");
             printf("    reference: %d nonzero rows, sum of y %.6e\n", xc->rowsNonzero, xc->sumWant);
         }
     }
@@ -2763,6 +3710,123 @@ static int loadInput(Input* in, int kind, const char* path, int small) {
         generateKronecker(scale, &in->a);
     }
     return 0;
+}
+
+// The CSC, the DB format in every layout policy, the host check of each,
+// and the description. Returns the number of layouts that failed the check.
+static int convertInput(Input* in, int segmentWeight) {
+    transposeCsr(&in->a, &in->at);
+    int policyFailures[3] = {0, 0, 0}, failures = 0;
+    BlockOrder order;
+    orderByBlock(&in->a, &order);
+    for (int p = 0; p < kPolicyCount; ++p) {
+        buildDb(&in->a, &order, p, segmentWeight, &in->db[p]);
+        policyFailures[p] = checkDbFormat(in->name, kPolicyNames[p], &in->a, &in->at, &in->db[p]);
+        failures += policyFailures[p];
+    }
+    free(order.order);
+    free(order.localRow);
+    describeInput(in, policyFailures);
+    return failures;
+}
+
+// Builds one BFS graph from a square matrix (A + A^T, no diagonal), its DB
+// format (auto layouts), its roots, and every root's CPU search; prints what
+// the host knows, including the per-level path each rule would take.
+static int prepareBfsGraph(BfsGraph* bg, const char* name, const char* about, const Csr* a, const Csr* at,
+                           int rootCount, int segmentWeight, int graph500) {
+    memset(bg, 0, sizeof(*bg));
+    snprintf(bg->name, sizeof(bg->name), "%s", name);
+    snprintf(bg->about, sizeof(bg->about), "%s", about);
+    symmetrizePattern(a, at, &bg->adj);
+    bg->graph500 = graph500;
+    BlockOrder order;
+    orderByBlock(&bg->adj, &order);
+    buildDb(&bg->adj, &order, kPolicyAuto, segmentWeight, &bg->db);
+    free(order.order);
+    free(order.localRow);
+    const int bad = checkDbFormat(bg->name, "bfs", &bg->adj, &bg->adj, &bg->db);  // symmetric: A^T = A
+    pickRoots(bg, rootCount);
+    const Csr* g = &bg->adj;
+    const DbFormat* f = &bg->db;
+    bg->dist = (int*)xmalloc((size_t)bg->rootCount * g->rows * sizeof(int) + 4);
+    int* queue = (int*)xmalloc((size_t)g->rows * sizeof(int));
+    int* stamp = (int*)xmalloc((size_t)f->colBlocks * sizeof(int) + 4);
+    for (int r = 0; r < bg->rootCount; ++r) cpuBfs(bg, r, queue, stamp);
+    free(queue);
+    free(stamp);
+
+    printf("\nbfs graph %s: %s\n", bg->name, bg->about);
+    printf("  %d vertices, %lld undirected edges (A + A^T, self loops dropped); %d nonzero blocks (%.2f entries per block), %s format check %s\n",
+           g->rows, (long long)g->nnz / 2, f->blocks, f->blocks > 0 ? (double)g->nnz / f->blocks : 0.0,
+           f->lightMatrix ? "light," : "heavy,", bad ? "FAILED" : "passed");
+    printf("  roots (seed %#llx, degree >= 1):", (unsigned long long)kSeedRoots);
+    for (int r = 0; r < bg->rootCount; ++r) printf(" %d", bg->roots[r]);
+    printf("\n  CPU BFS per root, levels / edges in the component:");
+    for (int r = 0; r < bg->rootCount; ++r) printf(" %d/%lld", bg->levels[r], bg->edges[r]);
+    printf("\n");
+    // Beamer's rule needs degree sums per level: of the frontier, and of all
+    // vertices not reached before this level.
+    const int levels = bg->levels[0];
+    const int* dist = bg->dist;
+    double* degLevel = (double*)xcalloc((size_t)levels, sizeof(double));
+    double totalDeg = 0.0;
+    for (int v = 0; v < g->rows; ++v) {
+        const double deg = g->rowPtr[v + 1] - g->rowPtr[v];
+        totalDeg += deg;
+        if (dist[v] >= 0) degLevel[dist[v]] += deg;
+    }
+    printf("  per level, root %d: path by the rule (push when tasks < %.4f of blocks), the paper's (xb < %.2f), Beamer's (alpha %g, beta %g)\n",
+           bg->roots[0], kBfsPushShare, kTh3, kBeamerAlpha, kBeamerBeta);
+    printf("  %5s %9s %9s %8s %10s %7s %5s %5s %6s\n", "level", "frontier", "blocks", "xb", "tasks", "share", "rule",
+           "paper", "Beamer");
+    int beamerPull = 0, pushLevels = 0, hidden = 0;
+    double seenDeg = 0.0;
+    for (int l = 0; l < levels; ++l) {
+        const int nf = bg->levelVertices[0][l], act = bg->levelActive[0][l];
+        const long long tasks = bg->levelTasks[0][l];
+        const double mf = degLevel[l], mu = totalDeg - seenDeg;
+        seenDeg += degLevel[l];
+        if (!beamerPull && mf > mu / kBeamerAlpha) beamerPull = 1;
+        else if (beamerPull && nf < g->rows / kBeamerBeta) beamerPull = 0;
+        const int rule = chooseBfsPush(tasks, f->blocks);
+        pushLevels += rule;
+        if (l < kBfsTableLevels) {
+            printf("  %5d %9d %9d %8.5f %10lld %7.4f %5s %5s %6s\n", l, nf, act, (double)act / f->colBlocks, tasks,
+                   f->blocks > 0 ? (double)tasks / f->blocks : 0.0, rule ? "push" : "pull",
+                   choosePush(act, f->colBlocks) ? "push" : "pull", beamerPull ? "pull" : "push");
+        } else {
+            ++hidden;
+        }
+    }
+    if (hidden > 0) printf("  (%d more levels not shown)\n", hidden);
+    printf("  the rule takes push on %d of %d levels\n", pushLevels, levels);
+    free(degLevel);
+    return bad;
+}
+
+// A decoding layer as an input of its own: W from a fixed seed, pruned,
+// converted once to the DB format; one x, kept by magnitude.
+static int prepareDecodeInput(Input* in, int rows, int cols, uint64_t seed, int segmentWeight, float** dense) {
+    memset(in, 0, sizeof(*in));
+    snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols);
+    snprintf(in->about, sizeof(in->about),
+             "W %d x %d drawn from seed %#llx (no model weights), %.0f%% pruned by magnitude", rows, cols,
+             (unsigned long long)seed, 100.0 * kDecodePrune);
+    generateDecodeLayer(rows, cols, seed, &in->a, dense);
+    const int failures = convertInput(in, segmentWeight);
+    XCase* xc = &in->cases[0];
+    in->caseCount = 1;
+    makeDecodeVector(in, xc);
+    analyseVector(in, xc);
+    cpuReference(&in->a, xc);
+    const DbFormat* f = &in->db[0];
+    printf("  x: %d of %d entries kept by magnitude (top %.0f%%), in %d of %d blocks (xb %.5f); push tasks %lld of %d blocks (%.3f) -> %s\n",
+           xc->nonzeros, cols, 100.0 * kDecodeKeepX, xc->activeBlocks, f->colBlocks,
+           (double)xc->activeBlocks / f->colBlocks, xc->pushTasks, f->blocks, (double)xc->pushTasks / f->blocks,
+           xc->pushChosen ? "push" : "pull");
+    printf("    reference: %d nonzero rows, sum of y %.6e\n", xc->rowsNonzero, xc->sumWant);
+    return failures;
 }
 
 static double geomean(const double* v, int n) {
@@ -2806,20 +3870,47 @@ int main(int argc, char** argv) {
     int failures = 0;
     for (int i = 0; i < inputCount; ++i) {
         Input* in = &inputs[i];
-        transposeCsr(&in->a, &in->at);
-        int policyFailures[3] = {0, 0, 0};
-        BlockOrder order;
-        orderByBlock(&in->a, &order);
-        for (int p = 0; p < kPolicyCount; ++p) {
-            buildDb(&in->a, &order, p, opt.small ? kSegmentWeightSmall : kSegmentWeight, &in->db[p]);
-            policyFailures[p] = checkDbFormat(in->name, kPolicyNames[p], &in->a, &in->at, &in->db[p]);
-            failures += policyFailures[p];
-        }
-        free(order.order);
-        free(order.localRow);
-        describeInput(in, policyFailures);
+        failures += convertInput(in, opt.small ? kSegmentWeightSmall : kSegmentWeight);
         prepareCases(in, &opt);
     }
+    // ---- host analysis, part 2: BFS graphs and decoding layers ----
+    printf("\nPart 2: DB-BFS over the same format against a day-38-style BFS, and a sparse decoding layer\n");
+    const int segmentWeight = opt.small ? kSegmentWeightSmall : kSegmentWeight;
+    static BfsGraph graphs[kMaxBfsGraphs];
+    int graphCount = 0;
+    for (int i = 0; i < inputCount; ++i) {
+        const Input* in = &inputs[i];
+        if (in->a.rows != in->a.cols) {
+            printf("\nbfs graph %s: not square, so not a graph; no BFS on it\n", in->name);
+            continue;
+        }
+        if (opt.pathCount == 0 && strcmp(in->name, "kronecker") == 0) continue;  // the scale-21 graph below stands for it
+        failures += prepareBfsGraph(&graphs[graphCount++], in->name, in->about, &in->a, &in->at,
+                                    opt.small ? kBfsRootsSmall : kBfsRootsOther, segmentWeight, 0);
+    }
+    if (opt.pathCount == 0) {
+        const int scale = opt.small ? kBfsKronScaleSmall : kBfsKronScale;
+        Csr kron;
+        generateKronecker(scale, &kron);
+        char name[32], about[160];
+        snprintf(name, sizeof(name), "kronecker-s%d", scale);
+        snprintf(about, sizeof(about), "Graph500-style Kronecker graph, scale %d, edge factor %d, labels shuffled", scale,
+                 kKronEdgeFactor);
+        // The generator stores both directions, so A is its own transpose.
+        failures += prepareBfsGraph(&graphs[graphCount++], name, about, &kron, &kron,
+                                    opt.small ? kBfsRootsSmall : opt.roots, segmentWeight, 1);
+        freeCsr(&kron);
+    }
+    static Input decode[kDecodeShapes];
+    float* denseW[kDecodeShapes];
+    for (int d = 0; d < kDecodeShapes; ++d) {
+        const int shrink = opt.small ? kDecodeShrinkSmall : 1;
+        failures += prepareDecodeInput(&decode[d], kDecodeRows[d] / shrink, kDecodeCols[d] / shrink, kSeedDecode + d,
+                                       segmentWeight, &denseW[d]);
+    }
+    printf("  no model weights are used: W is random and pruned by magnitude, so the decoding figures show the kernels\n"
+           "  on a decoding step's shapes and sparsities, not a model's accuracy nor the structure of real pruned weights\n");
+
     double memRatio[8];
     for (int i = 0; i < inputCount; ++i) {
         memRatio[i] = (double)inputs[i].dbBytes[0] / (inputs[i].csrBytes + inputs[i].cscBytes);
@@ -2832,10 +3923,18 @@ int main(int argc, char** argv) {
         printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
                probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
         for (int i = 0; i < inputCount; ++i) freeInput(&inputs[i]);
+        for (int k = 0; k < graphCount; ++k) freeBfsGraph(&graphs[k]);
+        for (int d = 0; d < kDecodeShapes; ++d) {
+            freeInput(&decode[d]);
+            free(denseW[d]);
+        }
         return 2;
     }
 
     // ---- GPU part ----
+    RunCounts runCounts;
+    runCounts.warmups = opt.small ? kSmallWarmupRuns : kWarmupRuns;
+    runCounts.runs = opt.small ? kSmallTimedRuns : kTimedRuns;
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     int driver = 0, runtime = 0;
@@ -2869,14 +3968,14 @@ int main(int argc, char** argv) {
     }
 
     // Timing results for the headlines: [input][case][variant], ms (0 = not run).
-    static float timing[8][16][12];
+    static float timing[8][16][13];
     memset(timing, 0, sizeof(timing));
     float* hostY = NULL;
     int hostYCap = 0;
     for (int i = 0; i < inputCount; ++i) {
         Input* in = &inputs[i];
         Gpu g;
-        setupGpu(in, prop.multiProcessorCount, opt.small, &g);
+        setupGpu(in, NULL, prop.multiProcessorCount, opt.small, &g);
         if (g.yAllocated > hostYCap) {
             free(hostY);
             hostYCap = g.yAllocated;
@@ -2899,24 +3998,8 @@ int main(int argc, char** argv) {
                 char what[256];
                 snprintf(what, sizeof(what), "%.90s, x %.10s d=%g, %.30s", in->name, kPatternNames[xc->pattern], xc->density,
                          kVarNames[v]);
-                int parity = 0;
-                LaunchCtx ctx;
-                ctx.g = &g;
-                ctx.variant = v;
-                ctx.parity = &parity;
-                const int canaryStart = v == kVarCusparseBsr ? g.rowBlocks * kBlockDim : g.rows;
-                // Checked call on a poisoned y, then the timed calls, then the
-                // output of the last timed call is checked again.
-                CUDA_CHECK(cudaMemset(g.counters, 0, 2 * sizeof(unsigned long long)));
-                poisonY(&g, canaryStart);
-                launchVariant(&ctx);
-                CUDA_CHECK(cudaDeviceSynchronize());
-                CUDA_CHECK(cudaGetLastError());
-                int faults = judgeVariant(what, &g, in, xc, v, parity, canaryStart, hostY);
-                if (faults == 0) {
-                    timing[i][c][v] = timeMs(launchVariant, &ctx);
-                    faults = judgeVariant(what, &g, in, xc, v, parity, canaryStart, hostY);
-                }
+                int faults = 0;
+                timing[i][c][v] = checkAndTime(what, &g, in, xc, v, runCounts, hostY, &faults);
                 ++checked;
                 if (faults > 0) {
                     ++wrong;
@@ -2949,6 +4032,66 @@ int main(int argc, char** argv) {
                 printf("  checks: %d of %d paths wrong\n", wrong, checked);
             }
         }
+        freeGpu(&g);
+    }
+
+    // ---- part 2 on the GPU: BFS ----
+    RunCounts bfsRuns;
+    bfsRuns.warmups = 1;  // a search is milliseconds: one warm-up loads both loop kernels
+    bfsRuns.runs = opt.small ? kSmallTimedRuns : kBfsTimedRuns;
+    static BfsResult bfsRes[kMaxBfsGraphs];
+    int plotGraph = 0;
+    for (int k = 0; k < graphCount; ++k) {
+        if (graphs[k].graph500) plotGraph = k;
+    }
+    for (int k = 0; k < graphCount; ++k) {
+        BfsGpu b;
+        setupBfsGpu(&graphs[k], prop.multiProcessorCount, opt.small, &b);
+        failures += runBfsGraph(&graphs[k], &b, bfsRuns, &bfsRes[k], k == plotGraph ? "bfs-levels" : NULL);
+        freeBfsGpu(&b);
+    }
+
+    // ---- part 2 on the GPU: decoding layers ----
+    double decodeRatio[kDecodeShapes];
+    int decodeCount = 0;
+    for (int d = 0; d < kDecodeShapes; ++d) {
+        Input* in = &decode[d];
+        XCase* xc = &in->cases[0];
+        Gpu g;
+        setupGpu(in, denseW[d], prop.multiProcessorCount, opt.small, &g);
+        if (g.yAllocated > hostYCap) {
+            free(hostY);
+            hostYCap = g.yAllocated;
+            hostY = (float*)xmalloc((size_t)hostYCap * sizeof(float));
+        }
+        CUDA_CHECK(cudaMemcpy(g.x, xc->x, (size_t)g.colBlocks * kBlockDim * sizeof(float), cudaMemcpyHostToDevice));
+        printf("\n%s: y = W x, %d nonzero weights, %d nonzero x entries; cuBLAS on the dense W with the zeros in place\n",
+               in->name, in->a.nnz, xc->nonzeros);
+        float gemvMs = 0.0f, autoMs = 0.0f;
+        int wrong = 0, checked = 0;
+        const int order[5] = {kVarCublasGemv, kVarCusparseCsr, kVarDbPush, kVarDbPull, kVarDbAuto};
+        for (int k = 0; k < 5; ++k) {
+            const int v = order[k];
+            char what[192];
+            snprintf(what, sizeof(what), "%.90s, %.30s", in->name, kVarNames[v]);
+            int faults = 0;
+            const float ms = checkAndTime(what, &g, in, xc, v, runCounts, hostY, &faults);
+            ++checked;
+            if (faults > 0) {
+                ++wrong;
+                printf("  %-22s wrong result, not timed (see stderr)\n", kVarNames[v]);
+                continue;
+            }
+            if (v == kVarCublasGemv) gemvMs = ms;
+            if (v == kVarDbAuto) autoMs = ms;
+            printf("~   %-22s %9.4f ms %8.2fx cuBLAS SGEMV\n", kVarNames[v], ms, gemvMs > 0.0f ? gemvMs / ms : 0.0);
+        }
+        failures += wrong;
+        if (wrong == 0) {
+            printf("  checks: %d paths match the CPU before and after timing (rows in double with a derived tolerance, checksum, canary)\n",
+                   checked);
+        }
+        if (gemvMs > 0.0f && autoMs > 0.0f) decodeRatio[decodeCount++] = gemvMs / autoMs;
         freeGpu(&g);
     }
     free(hostY);
@@ -3025,8 +4168,38 @@ int main(int argc, char** argv) {
         if (worst >= 0.0) printf("headline: auto_vs_best_single_path_min = %.2f\n", worst);
     }
     printf("headline: memory_vs_csr_csc = %.2f\n", geomean(memRatio, inputCount));
+    {
+        double worst = -1.0;
+        for (int k = 0; k < graphCount; ++k) {
+            const BfsResult* r = &bfsRes[k];
+            const int ok = r->ok[kBfsVarWarp] && r->ok[kBfsVarAuto];
+            if (ok && graphs[k].graph500) {
+                printf("headline: dbbfs_vs_day38_kron21 = %.2f\n", r->meanMs[kBfsVarWarp] / r->meanMs[kBfsVarAuto]);
+            }
+            if (ok && strcmp(graphs[k].name, "fe-mesh") == 0) {
+                printf("headline: dbbfs_vs_day38_mesh = %.2f\n", r->meanMs[kBfsVarWarp] / r->meanMs[kBfsVarAuto]);
+            }
+            if (r->ok[kBfsVarPush] && r->ok[kBfsVarPull] && r->ok[kBfsVarAuto]) {
+                const double best = r->meanMs[kBfsVarPush] < r->meanMs[kBfsVarPull] ? r->meanMs[kBfsVarPush] : r->meanMs[kBfsVarPull];
+                const double ratio = best / r->meanMs[kBfsVarAuto];
+                if (worst < 0.0 || ratio < worst) worst = ratio;
+            }
+        }
+        if (worst >= 0.0) printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", worst);
+        for (int k = 0; k < graphCount; ++k) {
+            if (graphs[k].graph500 && bfsRes[k].ok[kBfsVarAuto]) {
+                printf("headline: dbbfs_kron21_gteps = %.3f\n", bfsRes[k].gteps[kBfsVarAuto]);
+            }
+        }
+        if (decodeCount > 0) printf("headline: decode_vs_cublas_gemv = %.2f\n", geomean(decodeRatio, decodeCount));
+    }
 
     for (int i = 0; i < inputCount; ++i) freeInput(&inputs[i]);
+    for (int k = 0; k < graphCount; ++k) freeBfsGraph(&graphs[k]);
+    for (int d = 0; d < kDecodeShapes; ++d) {
+        freeInput(&decode[d]);
+        free(denseW[d]);
+    }
     if (failures > 0) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         printf("FAIL\n");
