@@ -106,6 +106,7 @@ static const int kTrainTimedRuns = 3;
 static const int kFeatureCount = 15;
 static const int kTreeDepth = 4;
 static const int kMinLeafSamples = 3;
+static const double kPerfFloor = 1e-3;      // a failed configuration, in the tree's log sums
 static const int kMaxTreeNodes = 63;  // what a model file may hold: depth 5, fully grown
 static const int kModelFormatVersion = 1;
 static const char* kDefaultModelPath = "decider-model.txt";
@@ -1553,8 +1554,8 @@ static int byValue(const void* x, const void* y) {
     return a->sample - b->sample;
 }
 
-// The configuration with the largest summed normalized performance over the
-// samples; the sum is returned through score.
+// The configuration with the largest summed log normalized performance over
+// the samples (the best geometric mean); the sum is returned through score.
 static int bestConfig(const TrainSet* set, const double* sums, double* score) {
     int best = 0;
     for (int c = 1; c < set->configCount; ++c) best = sums[c] > sums[best] ? c : best;
@@ -1562,10 +1563,20 @@ static int bestConfig(const TrainSet* set, const double* sums, double* score) {
     return best;
 }
 
+// The tree's currency: log of best time / this time. Summing logs makes a
+// leaf's choice the best geometric mean, so a configuration that is 14x slow
+// on one graph of the leaf cannot hide behind small wins on the others, as it
+// can under an arithmetic mean (the first trained model did exactly that on
+// kron-18 at dims 16 and 32). A failed configuration (0) counts as
+// kPerfFloor, 1000x slower than the best, instead of minus infinity.
+static double logPerf(double perf) {
+    return log(perf > kPerfFloor ? perf : kPerfFloor);
+}
+
 // CART, with the split chosen for the decider's own goal: a leaf predicts the
-// configuration with the best mean normalized performance over its samples,
-// and a split is taken where it most raises the leaves' summed normalized
-// performance (a regression tree on the whole performance vector, not a
+// configuration with the best geometric mean of normalized performance over
+// its samples, and a split is taken where it most raises the leaves' summed
+// log normalized performance (a regression tree on the whole performance vector, not a
 // vote on labels). Grows until kTreeDepth, kMinLeafSamples, or no gain.
 // Returns the node's id; children always get larger ids than their parent.
 static int growTree(const TrainSet* set, int* samples, int count, int depth, Tree* tree, ValueOf* scratch,
@@ -1577,7 +1588,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, Tre
     double* prefix = sums + C;
     for (int c = 0; c < C; ++c) total[c] = 0.0;
     for (int i = 0; i < count; ++i) {
-        for (int c = 0; c < C; ++c) total[c] += set->perf[(size_t)samples[i] * C + c];
+        for (int c = 0; c < C; ++c) total[c] += logPerf(set->perf[(size_t)samples[i] * C + c]);
     }
     double leafScore = 0.0;
     node->feature = -1;
@@ -1594,10 +1605,10 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, Tre
         qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
         for (int c = 0; c < C; ++c) prefix[c] = 0.0;
         for (int cut = 1; cut < count; ++cut) {  // left = the first `cut` samples
-            for (int c = 0; c < C; ++c) prefix[c] += set->perf[(size_t)scratch[cut - 1].sample * C + c];
+            for (int c = 0; c < C; ++c) prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].sample * C + c]);
             if (cut < kMinLeafSamples || count - cut < kMinLeafSamples) continue;
             if (scratch[cut - 1].value == scratch[cut].value) continue;
-            double left = 0.0, right = 0.0;
+            double left = -HUGE_VAL, right = -HUGE_VAL;
             for (int c = 0; c < C; ++c) {
                 left = prefix[c] > left ? prefix[c] : left;
                 right = total[c] - prefix[c] > right ? total[c] - prefix[c] : right;
@@ -2998,6 +3009,10 @@ static const TrainGraph kTrainGraphs[] = {
     {kRandom, 65536, 4, 1 << 30, 0, 0},  {kRandom, 131072, 16, 1 << 30, 0, 0}, {kRandom, 50000, 48, 1 << 30, 0, 0},
     {kRandom, 100000, 8, 64, 0, 0},      {kRandom, 200000, 12, 512, 0, 0},     {kRandom, 131072, 8, 1 << 30, 0.8, 0},
     {kRandom, 65536, 16, 1 << 30, 0.6, 1},
+    // Larger hub-heavy graphs: the first model saw no power-law graph above
+    // 4 M nonzeros, and sent kron-18 (7.6 M) to a leaf learned on uniform ones.
+    {kKron, 17, 32, 0, 0, 1},         {kKron, 18, 12, 0, 0, 1},         {kKron, 18, 20, 0, 0, 0},
+    {kRandom, 262144, 24, 1 << 30, 0.7, 1},
 };
 static const int kTrainGraphCount = (int)(sizeof(kTrainGraphs) / sizeof(kTrainGraphs[0]));
 
@@ -3209,7 +3224,7 @@ static int trainMain(const Options* o) {
     for (int i = 0; i < o->dimCount; ++i) printf(" %d", o->dims[i]);
     printf(".\nOne CART tree per dim, depth <= %d, >= %d graphs per leaf, each leaf the configuration with the best\n",
            kTreeDepth, kMinLeafSamples);
-    printf("mean normalized performance (best time / its time) over its graphs. Each configuration: %d warm-up + %d\n",
+    printf("geometric mean of normalized performance (best time / its time) over its graphs. Each configuration: %d warm-up + %d\n",
            kTrainWarmupRuns, kTrainTimedRuns);
     printf("timed runs. The CPU checks every configuration at one dim per graph (graph g at dim number g mod %d),\n",
            o->dimCount);
