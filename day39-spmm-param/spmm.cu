@@ -2985,7 +2985,7 @@ static void generateInputs(const Options* o, Input* inputs, int* count) {
 
 // The graphs --train learns from: the evaluation inputs' families (Kronecker,
 // meshes, roads, communities) at other sizes, shapes and seeds, plus random
-// graphs (uniform, banded, power-law), some with shuffled ids, 32k..262k rows.
+// graphs (uniform, banded, power-law), some with shuffled ids, 4k..262k rows.
 enum Family { kKron, kMesh, kRoad, kCommunity, kRandom };
 
 struct TrainGraph {
@@ -3013,6 +3013,11 @@ static const TrainGraph kTrainGraphs[] = {
     // 4 M nonzeros, and sent kron-18 (7.6 M) to a leaf learned on uniform ones.
     {kKron, 17, 32, 0, 0, 1},         {kKron, 18, 12, 0, 0, 1},         {kKron, 18, 20, 0, 0, 0},
     {kRandom, 262144, 24, 1 << 30, 0.7, 1},
+    // Small hub-heavy graphs: the second model had no graph under 32k rows
+    // and sent the 3325-row word graph, whose one hub ("the") holds 1001
+    // entries, to an S0 leaf learned on hub-free graphs (0.08 at dims 16, 32).
+    {kKron, 12, 8, 0, 0, 1},          {kKron, 13, 4, 0, 0, 0},
+    {kRandom, 4096, 8, 1 << 30, 0.8, 0}, {kRandom, 8192, 6, 1 << 30, 0.7, 1},
 };
 static const int kTrainGraphCount = (int)(sizeof(kTrainGraphs) / sizeof(kTrainGraphs[0]));
 
@@ -3296,7 +3301,7 @@ static int trainMain(const Options* o) {
     snprintf(model.provenance[0], sizeof(model.provenance[0]), "%.100s", prop.name);
     snprintf(model.provenance[1], sizeof(model.provenance[1]), "%s", date);
     snprintf(model.provenance[2], sizeof(model.provenance[2]),
-             "%d generated graphs (kron, mesh3d, road, community, uniform, banded, powerlaw; 32k..262k rows)",
+             "%d generated graphs (kron, mesh3d, road, community, uniform, banded, powerlaw; 4k..262k rows)",
              kTrainGraphCount);
     snprintf(model.provenance[3], sizeof(model.provenance[3]),
              "%d warm-up + %d timed runs per configuration, at dims", kTrainWarmupRuns, kTrainTimedRuns);
