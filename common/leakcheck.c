@@ -167,8 +167,8 @@ void free(void* p) {
     realFree(p);
 }
 
-/* strdup and strndup allocate inside libc, so the program's call would be
- * invisible; these route them through malloc above with the right caller. */
+/* strdup allocates inside libc, so the program's call would be invisible;
+ * this one records the block with the program's own call site. */
 char* strdup(const char* s) {
     const size_t n = strlen(s) + 1;
     if (!ready) setUp();
@@ -193,7 +193,8 @@ FILE* fopen(const char* path, const char* mode) {
 
 int fclose(FILE* f) {
     if (!ready) setUp();
-    if (f != NULL && mine((uintptr_t)__builtin_return_address(0))) --liveFiles;
+    /* A FILE the program did not open (stdin, say) is not counted down. */
+    if (f != NULL && liveFiles > 0 && mine((uintptr_t)__builtin_return_address(0))) --liveFiles;
     return realFclose(f);
 }
 
