@@ -16,9 +16,9 @@
 // (COO, Dense, ForceCSR, ForceCSC, patched CSR) by its nonzero count and row
 // or column skew. The GPU builds a 16-bit mask per x block and counts the
 // nonzero blocks and the push tasks they open; the task count chooses push or
-// pull, on the device (the paper's rule on the block count is printed beside
-// it). Blocks with few nonzeros are walked one per lane, the others one per
-// warp.
+// pull on the device (the paper's rule on the block count is printed beside
+// it), and programmatic dependent launch hides the gaps between the kernels.
+// Blocks with few nonzeros are walked one per lane, the others one per warp.
 //
 // Inputs: the CUDA word matrix beside this file (a real, skewed graph), and
 // three generated matrices of about 25 million nonzeros each, big enough that
@@ -89,19 +89,18 @@ static const double kTh3 = 0.01;
 // The rule DB auto uses: push when the push tasks (matrix blocks in the
 // nonzero x blocks' columns, which the metadata step counts anyway) are fewer
 // than a share of all nonzero blocks, the share set by what a task costs.
-// Calibrated on the H200 runs of 2026-11-29 (push-only against pull-only,
-// random x). Light matrices (most nonzeros in one-lane blocks): before the
-// view carried column masks, a Kronecker push task cost about three pull
-// block visits and the share was 0.3. With them, a task x misses costs a
-// 2-byte read, and push won at a share of 0.811 (0.2764 against 0.3081 ms);
+// Calibrated on the H200 transcripts (push-only against pull-only, random
+// x). Light matrices (most nonzeros in one-lane blocks): before the view
+// carried column masks, a Kronecker push task cost about three pull block
+// visits and the share was 0.3. With them, a task x misses costs a 2-byte
+// read, and push wins at a share of 0.811 (d = 0.1) by about a tenth;
 // scaled linearly in tasks it meets pull near 0.9. (The small word graph,
-// one launch long either way, pulled 9% faster at 0.784; the rule is set by
-// the large inputs.) Heavy matrices: push won at the highest share measured
-// (0.817 on fe-mesh, 0.1055 against 0.1443 ms; 0.815 on banded, 0.0944
-// against 0.1519 ms), and scaled linearly to a share of 1 it still wins
-// (0.129 and 0.116 ms), so pull is left only for an x that touches every
-// column block. The literals live in choosePushByWork (device code cannot
-// read a double constant).
+// one launch long either way, pulls a little faster at 0.784; the rule is
+// set by the large inputs.) Heavy matrices: push wins by a quarter to a
+// third at the highest share measured (0.817 on fe-mesh, 0.815 on banded),
+// and scaled linearly to a share of 1 it still wins, so pull is left only
+// for an x that touches every column block. The literals live in
+// choosePushByWork (device code cannot read a double constant).
 static const double kPushTaskShareLight = 0.9;
 static const double kPushTaskShareHeavy = 1.0;
 // A matrix is light when more than half its nonzeros sit in one-lane blocks.
@@ -118,9 +117,9 @@ static const int kLaneBlockMaxNnz = 31;
 // at most kLaneProductsMax. At the densities the lesson runs, a nonzero x
 // block has one or two nonzeros, so this turns a warp walking the 3 products
 // of a 51-entry mesh block into 32 lanes walking 32 blocks. (A Dense or
-// ForceCSC block walked by one lane made banded push 12% slower in the H200
-// run that tried it, and in pull every lane of a warp adds into the same 16
-// shared row sums, so pull keeps the static choice.)
+// ForceCSC block walked by one lane made banded push about a tenth slower
+// in the H200 run that tried it, and in pull every lane of a warp adds into
+// the same 16 shared row sums, so pull keeps the static choice.)
 static const int kLaneProductsMax = 8;
 
 // Inside one block, an x block with at most this many nonzeros is walked
@@ -246,34 +245,36 @@ static const int kBfsTableLevels = 24;
 // to time, and three would cost the run's time budget.
 static const int kBfsManyLevels = 1000;      // per-level table rows; Kronecker needs ~8, the mesh ~50
 // The DB-BFS level rule, set from the H200 transcripts' instrumented
-// per-level tables (push-only and pull-only time of every level of one root,
-// 2026-11-29). Pull walks the blocks of every row block that is still open
-// (holds a vertex with edges and no level) and stops early in the others,
-// so its work is the open blocks; push's is its tasks. Two facts set it:
+// per-level tables (push-only and pull-only time of every level of one
+// root). Pull walks the blocks of every row block that is still open (holds
+// a vertex with edges and no level) and stops early in the others, so its
+// work is the open blocks; push's is its tasks. Two facts set it:
 // - A push task costs about ten pull block visits: at Kronecker's level 1
-//   (root 383823) push took 0.186 ms for 2340693 tasks, 79 ps a task (most
-//   dropped by the column mask), pull 0.506 ms for 62152612 open blocks,
-//   8.1 ps a block. So push while tasks < kBfsPushShare = 0.1 x open blocks.
+//   (root 383823, 2340693 tasks against 62152612 open blocks) push spends
+//   about 80 ps a task (most dropped by the column mask) and pull about
+//   8 ps a block. So push while tasks < kBfsPushShare = 0.1 x open blocks.
 // - While the tasks fit in one pass of the GPU's lanes, push is one round of
 //   dependent loads and pull is no cheaper: on the mesh, the band and the
-//   word graph every level has fewer than 60000 tasks, and push-only beat
-//   pull-only on all three (0.540 against 0.571 ms, 161 against 233 ms,
-//   0.114 against 0.116 ms), even at word-graph levels where tasks were
-//   1.5 times the open blocks. So push too while tasks < kBfsPushWave,
-//   2^18, about one pass of an H200's resident threads (132 SMs x 2048 =
-//   270336); --small uses its own 4-block grid's 1024.
+//   word graph no level has more than 60000 tasks; push-only beats
+//   pull-only clearly on the band (by a quarter) and is within a few per
+//   cent of it on the word graph and the mesh, where the two trade places
+//   level by level, even at word-graph levels where tasks are 1.5 times the
+//   open blocks. So push too while tasks < kBfsPushWave, 2^18, about one
+//   pass of an H200's resident threads (132 SMs x 2048 = 270336); --small
+//   uses its own 4-block grid's 1024.
 // Vertices without edges count as visited from the start: no search
 // reaches them, and while they counted as unvisited almost no 16-vertex
 // block of Kronecker (many of its vertices have no edge) could ever close,
-// so pull never stopped early and lost every level to push (3.32 against
-// 3.10 ms at level 3). Literals in chooseBfsPush.
+// so pull never stopped early and lost every level to push. Literals in
+// chooseBfsPush.
 static const double kBfsPushShare = 0.1;
 static const long long kBfsPushWave = 262144;
 // Boolean pull walks row blocks in segments of at most this many blocks, one
 // warp a segment: a Kronecker hub's row block holds hundreds of times the
 // mean (the graph's line prints the largest), and with one warp per row
-// block that one warp set the pass's time (1.77 ms at a level that found
-// nothing, 0.47 ms in segments). 128 blocks are four 32-lane steps; the
+// block that one warp set the pass's time (in the H200 run that tried
+// both, a pull pass that found nothing took almost four times as long as
+// it does in segments). 128 blocks are four 32-lane steps; the
 // segments of one row block share what they found through next.
 static const int kBfsPullSegmentBlocks = 128;
 // Beamer's direction-optimizing rule, printed for comparison: go bottom-up
@@ -1854,6 +1855,13 @@ static void symmetrizePattern(const Csr* a, const Csr* at, Csr* g) {
     }
 }
 
+// A vertex without edges: no search reaches it, so DB-BFS counts it visited
+// from the start (the GPU's unreachable masks, the CPU's open-block count
+// and the graph line all use this one test).
+static int hasNoEdges(const Csr* g, int v) {
+    return g->rowPtr[v + 1] == g->rowPtr[v];
+}
+
 // Queue BFS from one root: exact levels, and per level the numbers the
 // GPU's level step counts (frontier vertices, nonzero vertex blocks, push
 // tasks), so the GPU's counts and auto's path can be judged exactly too.
@@ -1909,7 +1917,7 @@ static void cpuBfs(BfsGraph* bg, int r, int* queue, int* stamp) {
     for (int rb = 0; rb < f->rowBlocks; ++rb) {
         int until = 0;
         for (int v = rb * kBlockDim; v < (rb + 1) * kBlockDim && v < g->rows; ++v) {
-            if (g->rowPtr[v + 1] == g->rowPtr[v]) continue;  // no edges: visited from the start
+            if (hasNoEdges(g, v)) continue;  // visited from the start
             const int last = dist[v] < 0 ? levels + 1 : dist[v];
             if (last > until) until = last;
         }
@@ -2074,6 +2082,17 @@ typedef struct {
 
 // --- The metadata step -----------------------------------------------------
 
+// DB auto's decision for the graph ablation (buildAutoGraph), made on the
+// device by the metadata step's last thread block (see below): the graph's
+// conditional node runs dbPush or dbPull on the value it sets. arrivals
+// NULL: no graph waits, nothing to decide (every other variant).
+typedef struct {
+    cudaGraphConditionalHandle handle;
+    unsigned* arrivals;   // [0] thread blocks finished, back to 0 after each call; [1] the last decision
+    int blocks;           // the matrix's nonzero blocks, for the work rule
+    int lightMatrix;
+} AutoDecision;
+
 // snippet: meta-kernel
 // Builds the 16-bit mask of every x block, counts the nonzero blocks, and
 // lists them with their offset in the flattened push task space. One warp
@@ -2082,18 +2101,24 @@ typedef struct {
 // once, its place in the list (high half) and in the task space (low half);
 // because both halves advance together, list offsets come out increasing.
 // It also zeroes y (push accumulates into it) and clears the counter the
-// next call will use, so a call costs no memset launches.
+// next call will use, so a call costs no memset launches. In the graph
+// ablation the last thread block to finish (an arrival counter tells it)
+// reads the whole count, applies the work rule and sets the graph's
+// condition: the choice costs one atomic per thread block, not a kernel.
 // Launch: kMetaThreads threads; gridDim.x * 128 >= max(colBlocks, rowBlocks).
 __global__ void __launch_bounds__(kMetaThreads)
 buildVectorMeta(const float* __restrict__ x, int cols, int colBlocks, int rows,
                 const int* __restrict__ blockColPtr, unsigned short* __restrict__ xmask,
                 int2* __restrict__ activeList, unsigned long long* counter,
-                unsigned long long* counterToClear, float* __restrict__ y, int zeroY) {
+                unsigned long long* counterToClear, float* __restrict__ y, int zeroY, AutoDecision decide) {
     __shared__ int sFlag[kMetaColBlocksPerCta];
     __shared__ int sLen[kMetaColBlocksPerCta];
     __shared__ int sWarpFlag[kMetaScanWarps];
     __shared__ int sWarpLen[kMetaScanWarps];
     __shared__ unsigned long long sBase;
+    // The kernel after this one (launched with PDL) may be scheduled now; it
+    // waits for this grid's results in cudaGridDependencySynchronize.
+    cudaTriggerProgrammaticLaunchCompletion();
     const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
     const int firstCb = blockIdx.x * kMetaColBlocksPerCta;
     for (int local = warp * 2; local < kMetaColBlocksPerCta; local += kMetaWarps * 2) {
@@ -2148,6 +2173,18 @@ buildVectorMeta(const float* __restrict__ x, int cols, int colBlocks, int rows,
         }
         sBase = base;
         if (blockIdx.x == 0 && counterToClear != NULL) *counterToClear = 0ull;
+        if (decide.arrivals != NULL) {
+            __threadfence();  // this block's count is in before it says it arrived
+            if (atomicAdd(&decide.arrivals[0], 1u) == gridDim.x - 1) {  // the last: every count is in
+                __threadfence();
+                const unsigned long long c = atomicAdd(counter, 0ull);
+                const unsigned push = choosePushByWork((long long)(c & 0xffffffffull), decide.blocks,
+                                                       decide.lightMatrix);
+                cudaGraphSetConditional(decide.handle, push);
+                decide.arrivals[1] = push;
+                decide.arrivals[0] = 0u;  // ready for the next call
+            }
+        }
     }
     __syncthreads();
     if (threadIdx.x < kMetaColBlocksPerCta && flag) {
@@ -2485,12 +2522,13 @@ __device__ void pullBody(const DbView& v, const float* __restrict__ x, const uns
 }
 // end snippet
 
-// Pull alone (DB pull-only, the layout ablation, and auto's two-kernel form,
-// where it returns at once when the work rule chose push).
-// Launch: kPullThreads threads; any gridDim.x >= 1.
+// Pull alone (DB pull-only, the layout ablation), and the two-kernel auto's
+// pull, which returns at once when the work rule chose push.
+// Launch: kPullThreads threads; any gridDim.x >= 1; with PDL or without.
 __global__ void __launch_bounds__(kPullThreads, kPullCtasPerSm)
 dbPull(DbView v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
        const unsigned long long* counter, int onlyIfChosen, float* __restrict__ y) {
+    cudaGridDependencySynchronize();  // with PDL, the metadata step's results are in after this
     if (onlyIfChosen && choosePushByWork((long long)(*counter & 0xffffffffull), v.blocks, v.lightMatrix)) return;
     pullBody(v, x, xmask, y);
 }
@@ -2516,6 +2554,20 @@ __device__ int ownerOfTask(const int2* list, int count, long long t, int lane) {
     }
     return lo;
 }
+
+// After ownerOfTask has found the first task's entry, a warp reads the 32
+// entries from there, one a lane (offset: this lane's entry's). Each lane
+// then finds the owner of its own task t among them: the last entry whose
+// offset is <= t, by a 5-step search over shuffles, with no memory access.
+// Entry 0's offset must be <= every lane's t; a lane whose owner lies past
+// the window gets 31. Every lane must call it.
+__device__ int windowOwner(int offset, long long t) {
+    int pos = 0;
+    for (int step = kWarpSize / 2; step > 0; step >>= 1) {
+        if (__shfl_sync(kFullMask, offset, pos + step) <= t) pos += step;
+    }
+    return pos;
+}
 // end snippet
 
 // snippet: push-kernel
@@ -2524,15 +2576,15 @@ __device__ int ownerOfTask(const int2* list, int count, long long t, int lane) {
 // contiguous range of tasks and takes them 32 at a time, lane i task i. Which
 // column block a task belongs to is found once per warp (ownerOfTask);
 // after that the warp reads the 32 list entries from where the previous pass
-// ended and each lane finds its own among them with a 5-step search over
-// shuffles (a list entry can own no task when its column block is empty, so
-// a lane that runs off the 32 falls back to a search of its own). The
-// view's column mask of the task's block, ANDed with x's, drops the tasks x
-// does not reach before anything else of theirs is read; through csc2csr
-// the others reach their block in the shared payload. A lane task
-// (laneTask) is walked by its lane, one atomic into y per product; the
-// heavy ones are listed by a ballot and walked by the whole warp, which
-// reduces each to 16 row sums and makes at most 16 atomics.
+// ended and each lane finds its own among them (windowOwner; a list entry
+// can own no task when its column block is empty, so a lane that runs off
+// the 32 falls back to a search of its own). The view's column mask of the
+// task's block, ANDed with x's, drops the tasks x does not reach before
+// anything else of theirs is read; through csc2csr the others reach their
+// block in the shared payload. A lane task (laneTask) is walked by its
+// lane, one atomic into y per product; the heavy ones are listed by a
+// ballot and walked by the whole warp, which reduces each to 16 row sums
+// and makes at most 16 atomics.
 // Launch (through dbPush or dbAuto): kPushThreads threads; any gridDim.x >= 1.
 __device__ void pushBody(const DbView& v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
                          const int2* __restrict__ activeList, int active, int tasks, float* __restrict__ y) {
@@ -2562,11 +2614,7 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
             wStart = v.blockColPtr[we.x];
             wxm = xmask[we.x];
         }
-        int pos = 0;  // the last window entry whose offset <= t (entry 0's is <= t0)
-        for (int step = kWarpSize / 2; step > 0; step >>= 1) {
-            const int o = __shfl_sync(kFullMask, we.y, pos + step);
-            if (o <= t) pos += step;
-        }
+        const int pos = windowOwner(we.y, t);  // entry 0's offset is <= t0
         int k = base + pos;
         int cb = __shfl_sync(kFullMask, we.x, pos);
         int offset = __shfl_sync(kFullMask, we.y, pos);
@@ -2613,14 +2661,14 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
 }
 // end snippet
 
-// Push alone (DB push-only, and auto's two-kernel form, where it returns at
-// once when the work rule chose pull). y must be zero: the metadata step
-// zeroes it.
-// Launch: kPushThreads threads; any gridDim.x >= 1.
+// Push alone (DB push-only), and the two-kernel auto's push, which returns
+// at once when the work rule chose pull. y must be zero: the metadata step zeroes it.
+// Launch: kPushThreads threads; any gridDim.x >= 1; with PDL or without.
 __global__ void __launch_bounds__(kPushThreads, kPushCtasPerSm)
 dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
        const int2* __restrict__ activeList, const unsigned long long* counter, int onlyIfChosen,
        float* __restrict__ y) {
+    cudaGridDependencySynchronize();  // with PDL, the kernels before it are done after this
     const unsigned long long c = *counter;
     const int active = (int)(c >> 32), tasks = (int)(c & 0xffffffffull);
     if (onlyIfChosen && !choosePushByWork(tasks, v.blocks, v.lightMatrix)) return;
@@ -2632,13 +2680,20 @@ dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
 // step left, applies the work rule, and runs push or pull. The choice is
 // uniform over the grid (one counter, one rule), so the two bodies never
 // meet, and both fit one launch shape (kPullThreads = kPushThreads). One
-// launch instead of two saves the second kernel's launch and drain, which at
-// low density is most of what is left after the metadata step.
+// kernel after the metadata step, not two: at low density a second kernel in
+// the chain costs more than push's own work ("two kernels" measures it).
+// The price is registers: the compiler allocates 40 for the two bodies at
+// once, the kernel spills 12 bytes where dbPush spills none, Nsight Compute
+// shows local-memory loads in its push path, and push runs slower here than
+// in dbPush when its work is large. Calling pull out of line instead gave the whole kernel a 192-byte
+// stack frame and made it slower everywhere (an H200 run not kept).
 // Launch: kPullThreads threads; any gridDim.x >= 1 (a full-GPU grid: push
-// wants every warp; pull's extra blocks find no segment and leave).
+// wants every warp; pull's extra blocks find no segment and leave); with
+// PDL or without.
 __global__ void __launch_bounds__(kPullThreads, kPullCtasPerSm)
 dbAuto(DbView v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
        const int2* __restrict__ activeList, const unsigned long long* counter, float* __restrict__ y) {
+    cudaGridDependencySynchronize();  // with PDL, the metadata step's results are in after this
     const unsigned long long c = *counter;
     const int active = (int)(c >> 32), tasks = (int)(c & 0xffffffffull);
     if (choosePushByWork(tasks, v.blocks, v.lightMatrix)) {
@@ -2776,10 +2831,10 @@ __device__ unsigned reachRows(const unsigned* __restrict__ payload, int4 d, unsi
 // warp taking 32 consecutive tasks at a time, grid-stride. The warp finds
 // the first task's column block in the frontier's block list (ownerOfTask)
 // and reads the 32 entries from there, one a lane; each lane finds its own
-// among them with a 5-step search over shuffles. 32 tasks never span more
-// than 32 entries: a frontier block's column holds at least one block (its
-// vertices were reached through an edge; a root without edges has a
-// frontier of one block and no tasks past it). The block-CSC view's
+// among them (windowOwner). 32 tasks never span more than 32 entries: a
+// frontier block's column holds at least one block (its vertices were
+// reached through an edge; a root without edges has a frontier of one
+// block and no tasks past it). The block-CSC view's
 // column mask drops a block the frontier does not reach before its
 // descriptor is read; csc2csr leads to the others, whose reached rows minus
 // the visited ones are ORed into next. The plain read first skips the
@@ -2790,10 +2845,7 @@ __device__ void boolPush(const BfsView& g, int active, long long tasks, long lon
         const long long t = t0 + lane;
         int2 w = make_int2(0, 0x7fffffff);  // past the list: an offset no task reaches
         if (first + lane < active) w = __ldcg(&g.activeList[first + lane]);
-        int pos = 0;  // the last window entry whose offset <= t (entry 0's is <= t0)
-        for (int step = kWarpSize / 2; step > 0; step >>= 1) {
-            if (__shfl_sync(kFullMask, w.y, pos + step) <= t) pos += step;
-        }
+        const int pos = windowOwner(w.y, t);  // entry 0's offset is <= t0
         const int2 e = make_int2(__shfl_sync(kFullMask, w.x, pos), __shfl_sync(kFullMask, w.y, pos));
         if (t >= tasks) continue;
         const int p = g.blockColPtr[e.x] + (int)(t - e.y);
@@ -3039,9 +3091,7 @@ typedef struct {
 typedef struct {
     int sms;
     int small;                // --small: kSmallGridCtas thread blocks for dbPull / dbPush
-    int pullCtasPerSm;        // resident dbPull / dbPush / dbAuto blocks per SM (occupancy API)
-    int pushCtasPerSm;
-    int autoCtasPerSm;
+    int ctasPerSm;            // blocks per SM of dbPull, dbPush and dbAuto: the least any of them fits
     int rows, cols, rowBlocks, colBlocks, nnz;
     int yAllocated;           // floats in y, canary included
     int* rowPtr;
@@ -3055,6 +3105,8 @@ typedef struct {
     unsigned short* xmask;
     int2* activeList;
     unsigned long long* counters;  // two, used alternately
+    unsigned* autoArrivals;        // AutoDecision.arrivals: 2 words
+    cudaGraphExec_t autoGraph[2];  // DB auto, one per counter parity
     DbGpu db[3];
     cusparseHandle_t handle;
     cusparseSpMatDescr_t csrDescr;
@@ -3078,18 +3130,20 @@ static const int kVarMeta = 4;
 static const int kVarDbPush = 5;
 static const int kVarDbPull = 6;
 static const int kVarDbAuto = 7;
-static const int kVarDbAutoHost = 8;
-static const int kVarDbAutoTwoKernels = 9;
-static const int kVarDbAutoUnfused = 10;
-static const int kVarDbPullCoo = 11;
-static const int kVarDbPullCsr = 12;
-static const int kVarCublasGemv = 13;
-static const int kVarCount = 14;
+static const int kVarDbAutoTwoKernels = 8;
+static const int kVarDbAutoGraph = 9;
+static const int kVarDbAutoHost = 10;
+static const int kVarDbAutoNoPdl = 11;
+static const int kVarDbAutoUnfused = 12;
+static const int kVarDbPullCoo = 13;
+static const int kVarDbPullCsr = 14;
+static const int kVarCublasGemv = 15;
+static const int kVarCount = 16;
 static const char* const kVarNames[] = {
     "cuSPARSE CSR", "cuSPARSE BSR", "plain CSR pull", "plain CSC push",
     "DB metadata only", "DB push-only", "DB pull-only", "DB auto",
-    "DB auto, host picks", "DB auto, two kernels", "DB auto, unfused", "DB pull, all-COO",
-    "DB pull, all-CSR", "cuBLAS dense SGEMV"};
+    "DB auto, two kernels", "DB auto, graph", "DB auto, host picks", "DB auto, no PDL",
+    "DB auto, unfused", "DB pull, all-COO", "DB pull, all-CSR", "cuBLAS dense SGEMV"};
 
 typedef struct {
     const Gpu* g;
@@ -3123,43 +3177,160 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, RunCounts 
     return ms / rc.runs;
 }
 
-static void launchMeta(const Gpu* g, const DbGpu* db, int parity, int zeroY, int clearOther) {
+// Grids: the metadata step one thread block per 128 x (or y) blocks; push,
+// pull and the one-kernel auto the whole GPU (pull no more blocks than it
+// has segments).
+static int metaGrid(const Gpu* g) {
     const int units = g->colBlocks > g->rowBlocks ? g->colBlocks : g->rowBlocks;
-    const int grid = (units + kMetaColBlocksPerCta - 1) / kMetaColBlocksPerCta;
-    buildVectorMeta<<<grid, kMetaThreads>>>(g->x, g->cols, g->colBlocks, g->rows, db->blockColPtr,
-                                            g->xmask, g->activeList, g->counters + parity,
-                                            clearOther ? g->counters + (1 - parity) : NULL, g->y, zeroY);
+    return (units + kMetaColBlocksPerCta - 1) / kMetaColBlocksPerCta;
+}
+
+static int fullGrid(const Gpu* g) {
+    return g->small ? kSmallGridCtas : g->sms * g->ctasPerSm;
+}
+
+static int pullGrid(const Gpu* g, const DbGpu* db) {
+    const int grid = fullGrid(g);
+    return grid < db->view.segmentCount ? grid : db->view.segmentCount;
+}
+
+static AutoDecision noDecision(void) {
+    AutoDecision d;
+    memset(&d, 0, sizeof(d));
+    return d;
+}
+
+static void launchMeta(const Gpu* g, const DbGpu* db, int parity, int zeroY, int clearOther) {
+    buildVectorMeta<<<metaGrid(g), kMetaThreads>>>(g->x, g->cols, g->colBlocks, g->rows, db->blockColPtr,
+                                                   g->xmask, g->activeList, g->counters + parity,
+                                                   clearOther ? g->counters + (1 - parity) : NULL, g->y, zeroY,
+                                                   noDecision());
     CUDA_CHECK(cudaGetLastError());
 }
 
-static void launchPush(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen) {
-    dbPush<<<g->small ? kSmallGridCtas : g->sms * g->pushCtasPerSm, kPushThreads>>>(db->view, g->x, g->xmask, g->activeList,
-                                                      g->counters + parity, onlyIfChosen, g->y);
-    CUDA_CHECK(cudaGetLastError());
+// snippet: pdl-launch
+// A launch that may overlap the kernel before it in the stream (programmatic
+// dependent launch, PDL): its thread blocks can be scheduled as soon as that
+// kernel's blocks have all started (the metadata step says so at its first
+// instruction) or exited, and they wait in cudaGridDependencySynchronize()
+// until its results are in memory. What it hides is the gap between two
+// kernels, launch and drain, which is most of a call when x is very sparse.
+// pdl 0 gives an ordinary launch, for the ablation that measures this.
+typedef struct {
+    cudaLaunchConfig_t config;
+    cudaLaunchAttribute attribute;
+} Launch;
+
+static void setLaunch(Launch* l, int grid, int threads, int pdl) {
+    const Launch zero = {};  // dim3 members: zeroed by initialisation, not memset
+    *l = zero;
+    l->config.gridDim = dim3(grid);
+    l->config.blockDim = dim3(threads);
+    l->config.stream = 0;
+    l->attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    l->attribute.val.programmaticStreamSerializationAllowed = pdl;
+    l->config.attrs = &l->attribute;
+    l->config.numAttrs = 1;
+}
+// end snippet
+
+static void launchPush(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen, int pdl) {
+    Launch l;
+    setLaunch(&l, fullGrid(g), kPushThreads, pdl);
+    CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPush, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
+                                  (const int2*)g->activeList, (const unsigned long long*)(g->counters + parity),
+                                  onlyIfChosen, g->y));
 }
 
-static void launchPull(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen) {
-    int grid = g->small ? kSmallGridCtas : g->sms * g->pullCtasPerSm;
-    if (grid > db->view.segmentCount) grid = db->view.segmentCount;
-    dbPull<<<grid, kPullThreads>>>(db->view, g->x, g->xmask, g->counters + parity, onlyIfChosen, g->y);
-    CUDA_CHECK(cudaGetLastError());
+static void launchPull(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen, int pdl) {
+    Launch l;
+    setLaunch(&l, pullGrid(g, db), kPullThreads, pdl);
+    CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPull, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
+                                  (const unsigned long long*)(g->counters + parity), onlyIfChosen, g->y));
 }
 
-static void launchAuto(const Gpu* g, const DbGpu* db, int parity) {
-    dbAuto<<<g->small ? kSmallGridCtas : g->sms * g->autoCtasPerSm, kPullThreads>>>(
-        db->view, g->x, g->xmask, g->activeList, g->counters + parity, g->y);
-    CUDA_CHECK(cudaGetLastError());
+static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl) {
+    Launch l;
+    setLaunch(&l, fullGrid(g), kPullThreads, pdl);
+    CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbAuto, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
+                                  (const int2*)g->activeList, (const unsigned long long*)(g->counters + parity),
+                                  g->y));
 }
+
+// snippet: auto-graph
+// DB auto as a CUDA graph (an ablation): the metadata step, then a
+// conditional node whose two bodies are dbPush and dbPull, the very kernels
+// the single paths time. The metadata step's last thread block sets the
+// condition from the work rule, so the choice is made on the device and
+// only the chosen kernel is launched at all. It is the cleanest form of the
+// idea, and when the work is large it runs as fast as the single path; but
+// the conditional node costs several microseconds a call on the H200 (the
+// transcript shows it at low density), more than the launches PDL hides.
+// One graph per counter parity, since a graph's kernel arguments are fixed
+// when it is built.
+static cudaGraphNode_t addKernelNode(cudaGraph_t graph, const cudaGraphNode_t* after, int afterCount, void* kernel,
+                                     int grid, int threads, void** args) {
+    cudaKernelNodeParams kp = {};  // dim3 members: zeroed by initialisation, not memset
+    kp.func = kernel;
+    kp.gridDim = dim3(grid);
+    kp.blockDim = dim3(threads);
+    kp.kernelParams = args;
+    cudaGraphNode_t node;
+    CUDA_CHECK(cudaGraphAddKernelNode(&node, graph, after, afterCount, &kp));
+    return node;
+}
+
+static void buildAutoGraph(Gpu* g, const DbGpu* db, int parity) {
+    cudaGraph_t graph;
+    CUDA_CHECK(cudaGraphCreate(&graph, 0));
+    AutoDecision decide;
+    CUDA_CHECK(cudaGraphConditionalHandleCreate(&decide.handle, graph, 0, 0));
+    decide.arrivals = g->autoArrivals;
+    decide.blocks = db->view.blocks;
+    decide.lightMatrix = db->view.lightMatrix;
+    // Kernel arguments, one pointer per parameter, in the kernels' order.
+    const float* x = g->x;
+    int cols = g->cols, colBlocks = g->colBlocks, rows = g->rows, zeroY = 1, onlyIfChosen = 0;
+    const int* blockColPtr = db->blockColPtr;
+    unsigned short* xmask = g->xmask;
+    int2* activeList = g->activeList;
+    unsigned long long* counter = g->counters + parity;
+    unsigned long long* counterToClear = g->counters + (1 - parity);
+    float* y = g->y;
+    DbView view = db->view;
+    void* metaArgs[] = {&x, &cols, &colBlocks, &rows, &blockColPtr, &xmask, &activeList, &counter,
+                        &counterToClear, &y, &zeroY, &decide};
+    void* pushArgs[] = {&view, &x, &xmask, &activeList, &counter, &onlyIfChosen, &y};
+    void* pullArgs[] = {&view, &x, &xmask, &counter, &onlyIfChosen, &y};
+    const cudaGraphNode_t meta = addKernelNode(graph, NULL, 0, (void*)buildVectorMeta, metaGrid(g), kMetaThreads,
+                                               metaArgs);
+    cudaGraphNodeParams cp = {};  // a union inside: zeroed by aggregate initialisation, not memset
+    cp.type = cudaGraphNodeTypeConditional;
+    cp.conditional.handle = decide.handle;
+    cp.conditional.type = cudaGraphCondTypeIf;
+    cp.conditional.size = 2;  // body 0 when the condition is nonzero (push), body 1 else (pull)
+    cudaGraphNode_t choice;
+    CUDA_CHECK(cudaGraphAddNode(&choice, graph, &meta, NULL, 1, &cp));
+    addKernelNode(cp.conditional.phGraph_out[0], NULL, 0, (void*)dbPush, fullGrid(g), kPushThreads, pushArgs);
+    addKernelNode(cp.conditional.phGraph_out[1], NULL, 0, (void*)dbPull, pullGrid(g, db), kPullThreads, pullArgs);
+    CUDA_CHECK(cudaGraphInstantiate(&g->autoGraph[parity], graph, 0));
+    CUDA_CHECK(cudaGraphDestroy(graph));  // the executable graph keeps what it needs
+}
+// end snippet
 
 // snippet: auto-path
-// One call of each variant. DB auto decides on the device: the metadata step
-// leaves the push task count in GPU memory and ONE kernel (dbAuto) reads it,
-// applies the work rule (choosePushByWork) and runs push or pull. No copy to
-// the host, no synchronisation, two launches in all. The ablations: "two
-// kernels" launches push and pull and the one not chosen returns at its first
-// instruction; "host picks" reads the count back (one round trip) and
-// launches only the chosen kernel; "unfused" zeroes y and the counter with
-// two memsets instead of inside the metadata step.
+// One call of each variant. DB auto decides on the device: the metadata
+// step leaves the push task count in GPU memory and ONE kernel (dbAuto)
+// reads it, applies the work rule (choosePushByWork) and runs push or pull.
+// It is launched with PDL, so its blocks are in place before the metadata
+// step ends. No copy to the host, no synchronisation. The single paths get
+// PDL too, so the comparison is of choices, not of launches. The ablations:
+// "two kernels" launches dbPull and dbPush (PDL) and the one not chosen
+// returns at once; "graph" runs a CUDA graph whose conditional node launches
+// only the chosen kernel (buildAutoGraph); "host picks" reads the count back
+// (one round trip) and launches only the chosen kernel; "no PDL" is DB auto
+// with an ordinary launch; "unfused" is DB auto with y and the counter
+// zeroed by two memsets instead of inside the metadata step.
 static void launchVariant(const void* p) {
     const LaunchCtx* c = (const LaunchCtx*)p;
     const Gpu* g = c->g;
@@ -3193,29 +3364,33 @@ static void launchVariant(const void* p) {
         break;
     case kVarDbPush:
         launchMeta(g, &g->db[0], parity, 1, 1);
-        launchPush(g, &g->db[0], parity, 0);
+        launchPush(g, &g->db[0], parity, 0, 1);
         break;
     case kVarDbPull:
         launchMeta(g, &g->db[0], parity, 0, 1);
-        launchPull(g, &g->db[0], parity, 0);
+        launchPull(g, &g->db[0], parity, 0, 1);
         break;
     case kVarDbAuto:
+    case kVarDbAutoNoPdl:
         launchMeta(g, &g->db[0], parity, 1, 1);
-        launchAuto(g, &g->db[0], parity);
+        launchAuto(g, &g->db[0], parity, c->variant == kVarDbAuto);
         break;
-    case kVarDbAutoTwoKernels:
+    case kVarDbAutoTwoKernels:  // pull first: when push is chosen, pull's blocks leave at once
         launchMeta(g, &g->db[0], parity, 1, 1);
-        launchPush(g, &g->db[0], parity, 1);
-        launchPull(g, &g->db[0], parity, 1);
+        launchPull(g, &g->db[0], parity, 1, 1);
+        launchPush(g, &g->db[0], parity, 1, 1);
+        break;
+    case kVarDbAutoGraph:
+        CUDA_CHECK(cudaGraphLaunch(g->autoGraph[parity], 0));
         break;
     case kVarDbAutoHost: {
         launchMeta(g, &g->db[0], parity, 1, 1);
         unsigned long long count = 0ull;
         CUDA_CHECK(cudaMemcpy(&count, g->counters + parity, sizeof(count), cudaMemcpyDeviceToHost));
         if (choosePushByWork((long long)(count & 0xffffffffull), g->db[0].view.blocks, g->db[0].view.lightMatrix)) {
-            launchPush(g, &g->db[0], parity, 0);
+            launchPush(g, &g->db[0], parity, 0, 0);
         } else {
-            launchPull(g, &g->db[0], parity, 0);
+            launchPull(g, &g->db[0], parity, 0, 0);
         }
         break;
     }
@@ -3223,7 +3398,7 @@ static void launchVariant(const void* p) {
         CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float)));
         CUDA_CHECK(cudaMemsetAsync(g->counters + parity, 0, sizeof(unsigned long long)));
         launchMeta(g, &g->db[0], parity, 0, 0);
-        launchAuto(g, &g->db[0], parity);
+        launchAuto(g, &g->db[0], parity, 1);
         return;  // parity unchanged: this variant clears its own counter
     case kVarCublasGemv:  // W row-major is W^T column-major: y = (W^T)^T x
         CUBLAS_CHECK(cublasSgemv(g->cublas, CUBLAS_OP_T, g->cols, g->rows, &alpha, g->dense, g->cols, g->x, 1,
@@ -3233,7 +3408,7 @@ static void launchVariant(const void* p) {
     case kVarDbPullCsr: {
         const DbGpu* db = &g->db[c->variant == kVarDbPullCoo ? kPolicyAllCoo : kPolicyAllCsr];
         launchMeta(g, db, parity, 0, 1);
-        launchPull(g, db, parity, 0);
+        launchPull(g, db, parity, 0, 1);
         break;
     }
     default:
@@ -3331,22 +3506,12 @@ static int bsrFits(const Input* in) {
     return (double)in->db[0].blocks * kBlockArea * sizeof(float) <= kBsrMaxBytes;
 }
 
-static void setupGpu(const Input* in, const float* denseW, int sms, int small, Gpu* g) {
+static void setupGpu(const Input* in, const float* denseW, int sms, int ctasPerSm, int small, Gpu* g) {
     memset(g, 0, sizeof(*g));
     const Csr* a = &in->a;
     g->sms = sms;
+    g->ctasPerSm = ctasPerSm;
     g->small = small;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->pullCtasPerSm, dbPull, kPullThreads, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->pushCtasPerSm, dbPush, kPushThreads, 0));
-    if (g->pullCtasPerSm < 1) g->pullCtasPerSm = 1;
-    if (g->pushCtasPerSm < 1) g->pushCtasPerSm = 1;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&g->autoCtasPerSm, dbAuto, kPullThreads, 0));
-    if (g->autoCtasPerSm < 1) g->autoCtasPerSm = 1;
-    // One grid for all three, so that DB auto and the single paths it is
-    // measured against run on the same number of warps.
-    int perSm = g->pullCtasPerSm < g->pushCtasPerSm ? g->pullCtasPerSm : g->pushCtasPerSm;
-    if (g->autoCtasPerSm < perSm) perSm = g->autoCtasPerSm;
-    g->pullCtasPerSm = g->pushCtasPerSm = g->autoCtasPerSm = perSm;
     g->rows = a->rows;
     g->cols = a->cols;
     g->nnz = a->nnz;
@@ -3365,7 +3530,10 @@ static void setupGpu(const Input* in, const float* denseW, int sms, int small, G
     CUDA_CHECK(cudaMalloc(&g->activeList, (size_t)g->colBlocks * sizeof(int2)));
     CUDA_CHECK(cudaMalloc(&g->counters, 2 * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(g->counters, 0, 2 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc(&g->autoArrivals, 2 * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemset(g->autoArrivals, 0, 2 * sizeof(unsigned)));
     for (int p = 0; p < kPolicyCount; ++p) uploadDb(&in->db[p], a, &g->db[p]);
+    for (int parity = 0; parity < 2; ++parity) buildAutoGraph(g, &g->db[0], parity);
     CUSPARSE_CHECK(cusparseCreate(&g->handle));
     CUSPARSE_CHECK(cusparseCreateCsr(&g->csrDescr, a->rows, a->cols, a->nnz, g->rowPtr, g->colIdx, g->val,
                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
@@ -3414,6 +3582,8 @@ static void freeGpu(Gpu* g) {
     CUDA_CHECK(cudaFree(g->xmask));
     CUDA_CHECK(cudaFree(g->activeList));
     CUDA_CHECK(cudaFree(g->counters));
+    CUDA_CHECK(cudaFree(g->autoArrivals));
+    for (int parity = 0; parity < 2; ++parity) CUDA_CHECK(cudaGraphExecDestroy(g->autoGraph[parity]));
 }
 
 // Poisons y with NaN and the canary zone with its byte pattern.
@@ -3491,8 +3661,18 @@ static int variantRuns(int v, const XCase* xc, const Gpu* g, int firstDensity) {
 static int judgeVariant(const char* what, const Gpu* g, const Input* in, const XCase* xc, int v, int parity,
                         int canaryStart, float* hostY) {
     if (v == kVarMeta) return judgeMeta(what, g, in, xc, 1 - parity);
+    int faults = 0;
+    if (v == kVarDbAutoGraph) {  // the graph's path: the one the host's rule predicts, and every block arrived
+        unsigned arrivals[2];
+        CUDA_CHECK(cudaMemcpy(arrivals, g->autoArrivals, sizeof(arrivals), cudaMemcpyDeviceToHost));
+        if (arrivals[0] != 0u || (int)arrivals[1] != xc->pushChosen) {
+            fprintf(stderr, "%s: the graph took %s with %u arrivals left over, the rule says %s\n", what,
+                    arrivals[1] ? "push" : "pull", arrivals[0], xc->pushChosen ? "push" : "pull");
+            ++faults;
+        }
+    }
     CUDA_CHECK(cudaMemcpy(hostY, g->y, (size_t)g->yAllocated * sizeof(float), cudaMemcpyDeviceToHost));
-    return judgeY(what, xc, hostY, g->rows, canaryStart, g->yAllocated);
+    return faults + judgeY(what, xc, hostY, g->rows, canaryStart, g->yAllocated);
 }
 
 // ---------------------------------------------------------------------------
@@ -3565,7 +3745,7 @@ static void setupBfsGpu(const BfsGraph* bg, int sms, int small, BfsGpu* b) {
         unsigned m = 0u;
         for (int k = 0; k < kBlockDim; ++k) {
             const int vtx = rb * kBlockDim + k;
-            if (vtx >= a->rows || a->rowPtr[vtx + 1] == a->rowPtr[vtx]) m |= 1u << k;
+            if (vtx >= a->rows || hasNoEdges(a, vtx)) m |= 1u << k;
         }
         unreachable[rb] = (unsigned short)m;
         if (m != 0xffffu) baseOpen += f->blockRowPtr[rb + 1] - f->blockRowPtr[rb];
@@ -4034,7 +4214,7 @@ static int prepareBfsGraph(BfsGraph* bg, const char* name, const char* about, co
     for (int rb = 0; rb < f->rowBlocks; ++rb) {
         if (f->blockRowPtr[rb + 1] - f->blockRowPtr[rb] > widest) widest = f->blockRowPtr[rb + 1] - f->blockRowPtr[rb];
     }
-    for (int v = 0; v < g->rows; ++v) unreachable += g->rowPtr[v + 1] == g->rowPtr[v];
+    for (int v = 0; v < g->rows; ++v) unreachable += hasNoEdges(g, v);
     printf("  %d vertices, %lld undirected edges (A + A^T, self loops dropped); %d nonzero blocks (%.2f entries per block), %s format check %s\n",
            g->rows, (long long)g->nnz / 2, f->blocks, f->blocks > 0 ? (double)g->nnz / f->blocks : 0.0,
            f->lightMatrix ? "light," : "heavy,", bad ? "FAILED" : "passed");
@@ -4247,6 +4427,9 @@ int main(int argc, char** argv) {
         CUDA_CHECK(cudaFree(src));
         CUDA_CHECK(cudaFree(dst));
     }
+    // One grid for dbPull, dbPush and dbAuto, so that DB auto and the single
+    // paths it is measured against run on the same number of warps.
+    int ctasPerSm = 0;
     {
         int pull = 0, push = 0, both = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pull, dbPull, kPullThreads, 0));
@@ -4254,6 +4437,9 @@ int main(int argc, char** argv) {
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&both, dbAuto, kPullThreads, 0));
         printf("~ resident %d-thread blocks per SM (occupancy API): dbPull %d, dbPush %d, dbAuto %d; all three run the smallest\n",
                kPullThreads, pull, push, both);
+        ctasPerSm = pull < push ? pull : push;
+        if (both < ctasPerSm) ctasPerSm = both;
+        if (ctasPerSm < 1) ctasPerSm = 1;
     }
 
     // Timing results for the headlines: [input][case][variant], ms (0 = not run).
@@ -4264,7 +4450,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < inputCount; ++i) {
         Input* in = &inputs[i];
         Gpu g;
-        setupGpu(in, NULL, prop.multiProcessorCount, opt.small, &g);
+        setupGpu(in, NULL, prop.multiProcessorCount, ctasPerSm, opt.small, &g);
         if (g.yAllocated > hostYCap) {
             free(hostY);
             hostYCap = g.yAllocated;
@@ -4347,7 +4533,7 @@ int main(int argc, char** argv) {
         Input* in = &decode[d];
         XCase* xc = &in->cases[0];
         Gpu g;
-        setupGpu(in, denseW[d], prop.multiProcessorCount, opt.small, &g);
+        setupGpu(in, denseW[d], prop.multiProcessorCount, ctasPerSm, opt.small, &g);
         if (g.yAllocated > hostYCap) {
             free(hostY);
             hostYCap = g.yAllocated;
