@@ -2335,6 +2335,37 @@ __device__ float blockRowSums(const unsigned* __restrict__ payload, int4 d, unsi
 
 // --- Lane blocks and prefetch ---------------------------------------------
 
+// snippet: red-add
+// Push adds into y and never reads it back, so an add need not wait for an
+// answer. atomicAdd whose result is unused normally compiles to a
+// fire-and-forget reduction (REDG in the SASS), and in dbPush it does. In
+// dbAuto the very same line compiled to the returning form (ATOMG, its
+// answer thrown away): the compiler's choice, made per kernel, and not one
+// the source can see. PTX's red instruction says what push means, whatever
+// else the kernel holds; "DB auto, atomicAdd" keeps the old form to show the
+// cost. No "memory" clobber: nothing in a push reads y, so loads may move
+// across these adds; the kernel's end orders them for the next kernel.
+__device__ inline void addToGlobal(float* p, float v) {
+    asm volatile("red.global.add.f32 [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "f"(v));
+}
+
+// How a lane adds a product into out: into a warp's row sums in shared
+// memory (pull), or into y with red (push) or with atomicAdd (the ablation).
+// The mode is a literal or a template argument at every call, so each
+// inlined copy keeps one branch.
+static const int kAddShared = 0;
+static const int kAddRed = 1;
+static const int kAddAtomic = 2;
+
+__device__ inline void addInto(float* out, float v, int mode) {
+    if (mode == kAddRed) {
+        addToGlobal(out, v);
+    } else {
+        atomicAdd(out, v);
+    }
+}
+// end snippet
+
 // snippet: lane-block
 // One lane walks one light block (see laneBlock and laneTask) and adds each
 // product into out[row], out being the warp's 16 shared row sums (pull) or
@@ -2343,7 +2374,7 @@ __device__ float blockRowSums(const unsigned* __restrict__ payload, int4 d, unsi
 // read straight from global memory: this lane is the only one that needs
 // those values.
 __device__ void laneBlockScatter(const unsigned* __restrict__ payload, int4 d, unsigned xm,
-                                 const float* __restrict__ x, float* out) {
+                                 const float* __restrict__ x, float* out, int addMode) {
     const int type = d.w >> 16, nnz = d.w & 0xffff;
     const unsigned* words = payload + d.z;
     const float* vals = (const float*)(words + indexWords(type, nnz));
@@ -2354,7 +2385,7 @@ __device__ void laneBlockScatter(const unsigned* __restrict__ payload, int4 d, u
             if ((k & 3) == 0) w = words[k >> 2];
             const unsigned rc = (w >> (8 * (k & 3))) & 0xffu;
             const int c = rc & 15;
-            if ((xm >> c) & 1u) atomicAdd(&out[rc >> 4], vals[k] * xb[c]);
+            if ((xm >> c) & 1u) addInto(&out[rc >> 4], vals[k] * xb[c], addMode);
         }
     } else {  // patched CSR: only the active columns, through the column map
         const unsigned char* bytes = (const unsigned char*)words;
@@ -2366,7 +2397,7 @@ __device__ void laneBlockScatter(const unsigned* __restrict__ payload, int4 d, u
             const float xc = xb[c];
             for (int k = begin; k < end; ++k) {
                 const int e = bytes[64 + k], r = e >> 4;
-                atomicAdd(&out[r], vals[bytes[r] + (e & 15)] * xc);
+                addInto(&out[r], vals[bytes[r] + (e & 15)] * xc, addMode);
             }
             active &= active - 1u;
         }
@@ -2475,7 +2506,7 @@ __device__ void pullBody(const DbView& v, const float* __restrict__ x, const uns
             unsigned heavy = __ballot_sync(kFullMask, xm != 0u && !light);
             // Start the first heavy block's loads before the lane work.
             HeavyNext h = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
-            if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, slane[warp]);
+            if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, slane[warp], kAddShared);
             while (h.xm != 0u) {  // warp uniform: a heavy block's mask is never 0
                 const HeavyNext n = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
                 if (lane < kBlockDim) sx[warp][lane] = h.xv;
@@ -2587,7 +2618,8 @@ __device__ int windowOwner(int offset, long long t) {
 // and makes at most 16 atomics.
 // Launch (through dbPush or dbAuto): kPushThreads threads; any gridDim.x >= 1.
 __device__ void pushBody(const DbView& v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
-                         const int2* __restrict__ activeList, int active, int tasks, float* __restrict__ y) {
+                         const int2* __restrict__ activeList, int active, int tasks, float* __restrict__ y,
+                         int addMode) {
     __shared__ float sx[kPushWarps][16];
     __shared__ float srow[kPushWarps][16];
     const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
@@ -2637,8 +2669,11 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
         int4 d = make_int4(0, 0, 0, 0);
         if (mine) {
             const int p = colStart + (t - offset);
+            // Both reads at once: waiting for the mask before asking for the
+            // block's place would add a memory round trip to every task.
+            const int primary = v.csc2csr[p];
             xm &= v.cscColMask[p];  // the columns x reaches in this block
-            if (xm != 0u) d = v.desc[v.csc2csr[p]];
+            if (xm != 0u) d = v.desc[primary];
         } else {
             xm = 0u;
         }
@@ -2646,14 +2681,14 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
         const int light = laneTask(d.w, xm);
         unsigned heavy = __ballot_sync(kFullMask, xm != 0u && !light);
         HeavyNext h = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
-        if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, y + (long long)d.x * kBlockDim);
+        if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, y + (long long)d.x * kBlockDim, addMode);
         while (h.xm != 0u) {  // warp uniform
             const HeavyNext n = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
             if (lane < kBlockDim) sx[warp][lane] = h.xv;
             __syncwarp();
             const float sum = blockRowSums(v.payload, h.d, h.xm, sx[warp], srow[warp], lane);
             const long long row = (long long)h.d.x * kBlockDim + lane;
-            if (lane < kBlockDim && row < v.rows && sum != 0.0f) atomicAdd(&y[row], sum);
+            if (lane < kBlockDim && row < v.rows && sum != 0.0f) addInto(&y[row], sum, addMode);
             __syncwarp();
             h = n;
         }
@@ -2672,7 +2707,7 @@ dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
     const unsigned long long c = *counter;
     const int active = (int)(c >> 32), tasks = (int)(c & 0xffffffffull);
     if (onlyIfChosen && !choosePushByWork(tasks, v.blocks, v.lightMatrix)) return;
-    pushBody(v, x, xmask, activeList, active, tasks, y);
+    pushBody(v, x, xmask, activeList, active, tasks, y, kAddRed);
 }
 
 // snippet: auto-kernel
@@ -2682,14 +2717,15 @@ dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
 // meet, and both fit one launch shape (kPullThreads = kPushThreads). One
 // kernel after the metadata step, not two: at low density a second kernel in
 // the chain costs more than push's own work ("two kernels" measures it).
-// The price is registers: the compiler allocates 40 for the two bodies at
-// once, the kernel spills 12 bytes where dbPush spills none, Nsight Compute
-// shows local-memory loads in its push path, and push runs slower here than
-// in dbPush when its work is large. Calling pull out of line instead gave the whole kernel a 192-byte
-// stack frame and made it slower everywhere (an H200 run not kept).
+// Holding both bodies changes how the compiler treats push: 40 registers
+// for the two at once (dbAuto spills 12 bytes where dbPush spills none) and,
+// the part that cost time, push's adds compiled as returning atomics unless
+// they are written as red (see addToGlobal). kAddMode picks the form:
+// kAddRed for DB auto, kAddAtomic for the ablation that shows the cost.
 // Launch: kPullThreads threads; any gridDim.x >= 1 (a full-GPU grid: push
 // wants every warp; pull's extra blocks find no segment and leave); with
 // PDL or without.
+template <int kAddMode>
 __global__ void __launch_bounds__(kPullThreads, kPullCtasPerSm)
 dbAuto(DbView v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
        const int2* __restrict__ activeList, const unsigned long long* counter, float* __restrict__ y) {
@@ -2697,7 +2733,7 @@ dbAuto(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
     const unsigned long long c = *counter;
     const int active = (int)(c >> 32), tasks = (int)(c & 0xffffffffull);
     if (choosePushByWork(tasks, v.blocks, v.lightMatrix)) {
-        pushBody(v, x, xmask, activeList, active, tasks, y);
+        pushBody(v, x, xmask, activeList, active, tasks, y, kAddMode);
     } else {
         pullBody(v, x, xmask, y);
     }
@@ -3135,15 +3171,16 @@ static const int kVarDbAutoGraph = 9;
 static const int kVarDbAutoHost = 10;
 static const int kVarDbAutoNoPdl = 11;
 static const int kVarDbAutoUnfused = 12;
-static const int kVarDbPullCoo = 13;
-static const int kVarDbPullCsr = 14;
-static const int kVarCublasGemv = 15;
-static const int kVarCount = 16;
+static const int kVarDbAutoAtomicAdd = 13;
+static const int kVarDbPullCoo = 14;
+static const int kVarDbPullCsr = 15;
+static const int kVarCublasGemv = 16;
+static const int kVarCount = 17;
 static const char* const kVarNames[] = {
     "cuSPARSE CSR", "cuSPARSE BSR", "plain CSR pull", "plain CSC push",
     "DB metadata only", "DB push-only", "DB pull-only", "DB auto",
     "DB auto, two kernels", "DB auto, graph", "DB auto, host picks", "DB auto, no PDL",
-    "DB auto, unfused", "DB pull, all-COO", "DB pull, all-CSR", "cuBLAS dense SGEMV"};
+    "DB auto, unfused", "DB auto, atomicAdd", "DB pull, all-COO", "DB pull, all-CSR", "cuBLAS dense SGEMV"};
 
 typedef struct {
     const Gpu* g;
@@ -3249,10 +3286,10 @@ static void launchPull(const Gpu* g, const DbGpu* db, int parity, int onlyIfChos
                                   (const unsigned long long*)(g->counters + parity), onlyIfChosen, g->y));
 }
 
-static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl) {
+static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl, int addMode) {
     Launch l;
     setLaunch(&l, fullGrid(g), kPullThreads, pdl);
-    CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbAuto, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
+    CUDA_CHECK(cudaLaunchKernelEx(&l.config, addMode == kAddRed ? dbAuto<kAddRed> : dbAuto<kAddAtomic>, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
                                   (const int2*)g->activeList, (const unsigned long long*)(g->counters + parity),
                                   g->y));
 }
@@ -3330,7 +3367,8 @@ static void buildAutoGraph(Gpu* g, const DbGpu* db, int parity) {
 // only the chosen kernel (buildAutoGraph); "host picks" reads the count back
 // (one round trip) and launches only the chosen kernel; "no PDL" is DB auto
 // with an ordinary launch; "unfused" is DB auto with y and the counter
-// zeroed by two memsets instead of inside the metadata step.
+// zeroed by two memsets instead of inside the metadata step; "atomicAdd" is
+// DB auto with push's adds written as atomicAdd instead of red.
 static void launchVariant(const void* p) {
     const LaunchCtx* c = (const LaunchCtx*)p;
     const Gpu* g = c->g;
@@ -3373,7 +3411,11 @@ static void launchVariant(const void* p) {
     case kVarDbAuto:
     case kVarDbAutoNoPdl:
         launchMeta(g, &g->db[0], parity, 1, 1);
-        launchAuto(g, &g->db[0], parity, c->variant == kVarDbAuto);
+        launchAuto(g, &g->db[0], parity, c->variant == kVarDbAuto, kAddRed);
+        break;
+    case kVarDbAutoAtomicAdd:  // push's adds as atomicAdd, which this kernel compiles to returning atomics
+        launchMeta(g, &g->db[0], parity, 1, 1);
+        launchAuto(g, &g->db[0], parity, 1, kAddAtomic);
         break;
     case kVarDbAutoTwoKernels:  // pull first: when push is chosen, pull's blocks leave at once
         launchMeta(g, &g->db[0], parity, 1, 1);
@@ -3398,7 +3440,7 @@ static void launchVariant(const void* p) {
         CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float)));
         CUDA_CHECK(cudaMemsetAsync(g->counters + parity, 0, sizeof(unsigned long long)));
         launchMeta(g, &g->db[0], parity, 0, 0);
-        launchAuto(g, &g->db[0], parity, 1);
+        launchAuto(g, &g->db[0], parity, 1, kAddRed);
         return;  // parity unchanged: this variant clears its own counter
     case kVarCublasGemv:  // W row-major is W^T column-major: y = (W^T)^T x
         CUBLAS_CHECK(cublasSgemv(g->cublas, CUBLAS_OP_T, g->cols, g->rows, &alpha, g->dense, g->cols, g->x, 1,
@@ -4434,7 +4476,7 @@ int main(int argc, char** argv) {
         int pull = 0, push = 0, both = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pull, dbPull, kPullThreads, 0));
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&push, dbPush, kPushThreads, 0));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&both, dbAuto, kPullThreads, 0));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&both, dbAuto<kAddRed>, kPullThreads, 0));
         printf("~ resident %d-thread blocks per SM (occupancy API): dbPull %d, dbPush %d, dbAuto %d; all three run the smallest\n",
                kPullThreads, pull, push, both);
         ctasPerSm = pull < push ? pull : push;
