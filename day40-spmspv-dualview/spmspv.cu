@@ -395,6 +395,8 @@ typedef struct {
     long long typeBlocks[5];
     long long typeNnz[5];
     int lightMatrix;    // most nonzeros in one-lane blocks: sets DB auto's share
+    int longestColumn;  // blocks in the fullest column block
+    int columnGroup;    // lanes the column walk gives a column block; 0: it does not run
 } DbFormat;
 
 // One x vector and everything the host knows about it.
@@ -1433,6 +1435,20 @@ static void buildDb(const Csr* a, const BlockOrder* o, int policy, int segmentWe
         if (laneBlock(packed)) lightNnz += packed & 0xffff;
     }
     f->lightMatrix = (double)lightNnz > kLightNnzShare * (double)allNnz;
+    // The column walk's group (pushColumnsBody, an ablation of push): when
+    // no column block holds more blocks than a warp has lanes, a group of
+    // lanes can take a whole column block: the smallest power of two that
+    // holds the fullest one, so a warp serves 32 / group column blocks.
+    f->longestColumn = 0;
+    for (int cb = 0; cb < f->colBlocks; ++cb) {
+        const int len = f->blockColPtr[cb + 1] - f->blockColPtr[cb];
+        if (len > f->longestColumn) f->longestColumn = len;
+    }
+    f->columnGroup = 0;
+    if (f->longestColumn <= kWarpSize) {
+        f->columnGroup = 1;
+        while (f->columnGroup < f->longestColumn) f->columnGroup *= 2;
+    }
 }
 
 // Bytes as the paper's Table 4 counts them: indices and values, 4-byte
@@ -2068,6 +2084,8 @@ static void makeDecodeVector(const Input* in, XCase* xc) {
 typedef struct {
     int rows, cols, rowBlocks, colBlocks, blocks, segmentCount;
     int lightMatrix;    // DbFormat.lightMatrix, for the work rule
+    int columnGroup;    // DbFormat.columnGroup, for the column walk
+    int fullPasses;     // push's task ranges: whole passes of 32 (see pushBody)
     const int4* desc;
     const unsigned* payload;
     const int* blockColPtr;
@@ -2338,13 +2356,14 @@ __device__ float blockRowSums(const unsigned* __restrict__ payload, int4 d, unsi
 // snippet: red-add
 // Push adds into y and never reads it back, so an add need not wait for an
 // answer. atomicAdd whose result is unused normally compiles to a
-// fire-and-forget reduction (REDG in the SASS), and in dbPush it does. In
-// dbAuto the very same line compiled to the returning form (ATOMG, its
-// answer thrown away): the compiler's choice, made per kernel, and not one
-// the source can see. PTX's red instruction says what push means, whatever
-// else the kernel holds; "DB auto, atomicAdd" keeps the old form to show the
-// cost. No "memory" clobber: nothing in a push reads y, so loads may move
-// across these adds; the kernel's end orders them for the next kernel.
+// fire-and-forget reduction (REDG in the SASS), and in a kernel holding
+// push alone it did. In dbAuto the very same line compiled to the returning
+// form (ATOMG, its answer thrown away): the compiler's choice, made per
+// kernel, and not one the source can see. PTX's red instruction says what
+// push means, whatever else the kernel holds; "DB auto, atomicAdd" keeps
+// the old form to show the cost. No "memory" clobber: nothing in a push
+// reads y, so loads may move across these adds; the kernel's end orders
+// them for the next kernel.
 __device__ inline void addToGlobal(float* p, float v) {
     asm volatile("red.global.add.f32 [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "f"(v));
 }
@@ -2601,6 +2620,84 @@ __device__ int windowOwner(int offset, long long t) {
 }
 // end snippet
 
+// snippet: push-pass
+// Push, one pass of a warp: every lane holds one task (a matrix block of an
+// active column block: its descriptor d, and xm, the columns x reaches in
+// it) or none (xm 0). A lane task (laneTask) is walked by its lane, one add
+// into y per product; the heavy ones are listed by a ballot and walked by
+// the whole warp, which reduces each to 16 row sums and makes at most 16
+// adds. Every lane must call it.
+__device__ void pushPass(const DbView& v, const float* __restrict__ x, int4 d, unsigned xm, float* __restrict__ y,
+                         float* sx, float* srow, int lane, int addMode) {
+    const int light = laneTask(d.w, xm);
+    unsigned heavy = __ballot_sync(kFullMask, xm != 0u && !light);
+    HeavyNext h = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
+    if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, y + (long long)d.x * kBlockDim, addMode);
+    while (h.xm != 0u) {  // warp uniform
+        const HeavyNext n = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
+        if (lane < kBlockDim) sx[lane] = h.xv;
+        __syncwarp();
+        const float sum = blockRowSums(v.payload, h.d, h.xm, sx, srow, lane);
+        const long long row = (long long)h.d.x * kBlockDim + lane;
+        if (lane < kBlockDim && row < v.rows && sum != 0.0f) addInto(&y[row], sum, addMode);
+        __syncwarp();
+        h = n;
+    }
+}
+
+// A task's descriptor and reach, from its CSC position p: the view's column
+// mask of the block, ANDed with x's, drops the tasks x does not reach before
+// their descriptor is read; through csc2csr the others reach their block in
+// the shared payload. Both reads at once: waiting for the mask before asking
+// for the block's place would add a memory round trip to every task.
+__device__ inline int4 pushTask(const DbView& v, int p, unsigned* xm) {
+    const int primary = v.csc2csr[p];
+    *xm &= v.cscColMask[p];
+    return *xm != 0u ? v.desc[primary] : make_int4(0, 0, 0, 0);
+}
+// end snippet
+
+// snippet: column-walk
+// The column walk, an ablation of push's schedule for matrices whose column
+// blocks hold at most 32 blocks (v.columnGroup > 0, fixed with the matrix):
+// a group of columnGroup lanes takes one active column block, lane i of the
+// group its i-th block, so a warp serves 32 / columnGroup column blocks a
+// pass and no task number is searched for. From the list entry to the
+// descriptor that is four dependent reads; pushBody's first pass adds the
+// search's (three at a few thousand entries). It is slower all the same
+// (the transcript's "DB push, column walk"): the tasks of a column block
+// all land in one warp, so fewer warps hold work, each with more tasks to
+// walk one after another. Push at these sizes waits on memory; what the
+// times say is that the number of warps waiting at once counts for more
+// than the length of one warp's chain.
+// Launch (through dbPushColumns): kPushThreads threads; any gridDim.x >= 1.
+__device__ void pushColumnsBody(const DbView& v, const float* __restrict__ x,
+                                const unsigned short* __restrict__ xmask, const int2* __restrict__ activeList,
+                                int active, float* __restrict__ y) {
+    __shared__ float sx[kPushWarps][16];
+    __shared__ float srow[kPushWarps][16];
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+    if (lane < kBlockDim) srow[warp][lane] = 0.0f;
+    __syncwarp();
+    const int group = v.columnGroup, columnsPerPass = kWarpSize / group;
+    const int stride = gridDim.x * kPushWarps * columnsPerPass;
+    for (int k0 = (blockIdx.x * kPushWarps + warp) * columnsPerPass; k0 < active; k0 += stride) {  // warp uniform
+        const int k = k0 + lane / group;
+        int4 d = make_int4(0, 0, 0, 0);
+        unsigned xm = 0u;
+        if (k < active) {
+            const int cb = activeList[k].x;
+            const int p = v.blockColPtr[cb] + lane % group;
+            if (p < v.blockColPtr[cb + 1]) {
+                xm = xmask[cb];
+                d = pushTask(v, p, &xm);
+            }
+        }
+        pushPass(v, x, d, xm, y, sx[warp], srow[warp], lane, kAddRed);
+    }
+}
+// end snippet
+
 // snippet: push-kernel
 // Push: the tasks are (active column block, matrix block) pairs, numbered
 // through the offsets the metadata step handed out. Each warp owns one
@@ -2609,13 +2706,15 @@ __device__ int windowOwner(int offset, long long t) {
 // after that the warp reads the 32 list entries from where the previous pass
 // ended and each lane finds its own among them (windowOwner; a list entry
 // can own no task when its column block is empty, so a lane that runs off
-// the 32 falls back to a search of its own). The view's column mask of the
-// task's block, ANDed with x's, drops the tasks x does not reach before
-// anything else of theirs is read; through csc2csr the others reach their
-// block in the shared payload. A lane task (laneTask) is walked by its
-// lane, one atomic into y per product; the heavy ones are listed by a
-// ballot and walked by the whole warp, which reduces each to 16 row sums
-// and makes at most 16 atomics.
+// the 32 falls back to a search of its own).
+// How long a range? A warp pays for its search and its window whatever its
+// tasks, and then waits on memory for the tasks of each pass. On a heavy
+// matrix a task walks a payload, so the shortest ranges win: every warp of
+// the GPU gets tasks, even when that leaves lanes idle, and more warps wait
+// at once. On a light matrix most tasks end at the column-mask test (x
+// reaches another column of the block), so the searches would cost more than
+// the tasks; there a range is whole passes of 32 (v.fullPasses, fixed with
+// the matrix). "DB push, other ranges" runs each matrix with the other rule.
 // Launch (through dbPush or dbAuto): kPushThreads threads; any gridDim.x >= 1.
 __device__ void pushBody(const DbView& v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
                          const int2* __restrict__ activeList, int active, int tasks, float* __restrict__ y,
@@ -2626,7 +2725,8 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
     if (lane < kBlockDim) srow[warp][lane] = 0.0f;
     __syncwarp();
     const int warps = gridDim.x * kPushWarps;
-    const int perWarp = (tasks + warps - 1) / warps;
+    int perWarp = (tasks + warps - 1) / warps;
+    if (v.fullPasses) perWarp = (perWarp + kWarpSize - 1) / kWarpSize * kWarpSize;
     const long long firstLong = (long long)(blockIdx.x * kPushWarps + warp) * perWarp;
     if (firstLong >= tasks) return;  // warp uniform; no block-wide barrier follows
     const int first = (int)firstLong;
@@ -2648,7 +2748,6 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
         }
         const int pos = windowOwner(we.y, t);  // entry 0's offset is <= t0
         int k = base + pos;
-        int cb = __shfl_sync(kFullMask, we.x, pos);
         int offset = __shfl_sync(kFullMask, we.y, pos);
         int colStart = __shfl_sync(kFullMask, wStart, pos);
         unsigned xm = __shfl_sync(kFullMask, wxm, pos);
@@ -2661,37 +2760,14 @@ __device__ void pushBody(const DbView& v, const float* __restrict__ x, const uns
             }
             k = lo;
             const int2 e = activeList[k];
-            cb = e.x;
             offset = e.y;
-            colStart = v.blockColPtr[cb];
-            xm = xmask[cb];
+            colStart = v.blockColPtr[e.x];
+            xm = xmask[e.x];
         }
         int4 d = make_int4(0, 0, 0, 0);
-        if (mine) {
-            const int p = colStart + (t - offset);
-            // Both reads at once: waiting for the mask before asking for the
-            // block's place would add a memory round trip to every task.
-            const int primary = v.csc2csr[p];
-            xm &= v.cscColMask[p];  // the columns x reaches in this block
-            if (xm != 0u) d = v.desc[primary];
-        } else {
-            xm = 0u;
-        }
+        if (mine) d = pushTask(v, colStart + (t - offset), &xm); else xm = 0u;
         base = __shfl_sync(kFullMask, k, kWarpSize - 1);  // the next pass starts there
-        const int light = laneTask(d.w, xm);
-        unsigned heavy = __ballot_sync(kFullMask, xm != 0u && !light);
-        HeavyNext h = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
-        if (xm != 0u && light) laneBlockScatter(v.payload, d, xm, x, y + (long long)d.x * kBlockDim, addMode);
-        while (h.xm != 0u) {  // warp uniform
-            const HeavyNext n = takeHeavy(&heavy, d, xm, x, v.cols, v.payload, lane);
-            if (lane < kBlockDim) sx[warp][lane] = h.xv;
-            __syncwarp();
-            const float sum = blockRowSums(v.payload, h.d, h.xm, sx[warp], srow[warp], lane);
-            const long long row = (long long)h.d.x * kBlockDim + lane;
-            if (lane < kBlockDim && row < v.rows && sum != 0.0f) addInto(&y[row], sum, addMode);
-            __syncwarp();
-            h = n;
-        }
+        pushPass(v, x, d, xm, y, sx[warp], srow[warp], lane, addMode);
     }
 }
 // end snippet
@@ -2708,6 +2784,16 @@ dbPush(DbView v, const float* __restrict__ x, const unsigned short* __restrict__
     const int active = (int)(c >> 32), tasks = (int)(c & 0xffffffffull);
     if (onlyIfChosen && !choosePushByWork(tasks, v.blocks, v.lightMatrix)) return;
     pushBody(v, x, xmask, activeList, active, tasks, y, kAddRed);
+}
+
+// The column walk's kernel (the ablation "DB push, column walk"); the host
+// launches it only on a matrix with columnGroup > 0. y must be zero.
+// Launch: kPushThreads threads; any gridDim.x >= 1; with PDL or without.
+__global__ void __launch_bounds__(kPushThreads, kPushCtasPerSm)
+dbPushColumns(DbView v, const float* __restrict__ x, const unsigned short* __restrict__ xmask,
+              const int2* __restrict__ activeList, const unsigned long long* counter, float* __restrict__ y) {
+    cudaGridDependencySynchronize();  // with PDL, the kernels before it are done after this
+    pushColumnsBody(v, x, xmask, activeList, (int)(*counter >> 32), y);
 }
 
 // snippet: auto-kernel
@@ -3172,15 +3258,19 @@ static const int kVarDbAutoHost = 10;
 static const int kVarDbAutoNoPdl = 11;
 static const int kVarDbAutoUnfused = 12;
 static const int kVarDbAutoAtomicAdd = 13;
-static const int kVarDbPullCoo = 14;
-static const int kVarDbPullCsr = 15;
-static const int kVarCublasGemv = 16;
-static const int kVarCount = 17;
+static const int kVarDbPushOtherRanges = 14;
+static const int kVarDbPushColumns = 15;
+static const int kVarDbPullCoo = 16;
+static const int kVarDbPullCsr = 17;
+static const int kVarCublasGemv = 18;
+static const int kVarCount = 19;
 static const char* const kVarNames[] = {
     "cuSPARSE CSR", "cuSPARSE BSR", "plain CSR pull", "plain CSC push",
     "DB metadata only", "DB push-only", "DB pull-only", "DB auto",
     "DB auto, two kernels", "DB auto, graph", "DB auto, host picks", "DB auto, no PDL",
-    "DB auto, unfused", "DB auto, atomicAdd", "DB pull, all-COO", "DB pull, all-CSR", "cuBLAS dense SGEMV"};
+    "DB auto, unfused", "DB auto, atomicAdd", "DB push, other ranges", "DB push, column walk",
+    "DB pull, all-COO", "DB pull, all-CSR",
+    "cuBLAS dense SGEMV"};
 
 typedef struct {
     const Gpu* g;
@@ -3271,10 +3361,14 @@ static void setLaunch(Launch* l, int grid, int threads, int pdl) {
 }
 // end snippet
 
-static void launchPush(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen, int pdl) {
+// otherRanges 1: push with the other task-range rule than the matrix's
+// (the ablation "DB push, other ranges").
+static void launchPush(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen, int pdl, int otherRanges) {
     Launch l;
     setLaunch(&l, fullGrid(g), kPushThreads, pdl);
-    CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPush, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
+    DbView view = db->view;
+    if (otherRanges) view.fullPasses = !view.fullPasses;
+    CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPush, view, (const float*)g->x, (const unsigned short*)g->xmask,
                                   (const int2*)g->activeList, (const unsigned long long*)(g->counters + parity),
                                   onlyIfChosen, g->y));
 }
@@ -3289,7 +3383,9 @@ static void launchPull(const Gpu* g, const DbGpu* db, int parity, int onlyIfChos
 static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl, int addMode) {
     Launch l;
     setLaunch(&l, fullGrid(g), kPullThreads, pdl);
-    CUDA_CHECK(cudaLaunchKernelEx(&l.config, addMode == kAddRed ? dbAuto<kAddRed> : dbAuto<kAddAtomic>, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
+    void (*kernel)(DbView, const float*, const unsigned short*, const int2*, const unsigned long long*, float*) =
+        addMode == kAddRed ? dbAuto<kAddRed> : dbAuto<kAddAtomic>;
+    CUDA_CHECK(cudaLaunchKernelEx(&l.config, kernel, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
                                   (const int2*)g->activeList, (const unsigned long long*)(g->counters + parity),
                                   g->y));
 }
@@ -3368,7 +3464,9 @@ static void buildAutoGraph(Gpu* g, const DbGpu* db, int parity) {
 // (one round trip) and launches only the chosen kernel; "no PDL" is DB auto
 // with an ordinary launch; "unfused" is DB auto with y and the counter
 // zeroed by two memsets instead of inside the metadata step; "atomicAdd" is
-// DB auto with push's adds written as atomicAdd instead of red.
+// DB auto with push's adds written as atomicAdd instead of red; "other
+// ranges" is DB push-only with the other task-range rule (see pushBody);
+// "column walk" is DB push-only with the schedule of pushColumnsBody.
 static void launchVariant(const void* p) {
     const LaunchCtx* c = (const LaunchCtx*)p;
     const Gpu* g = c->g;
@@ -3402,8 +3500,21 @@ static void launchVariant(const void* p) {
         break;
     case kVarDbPush:
         launchMeta(g, &g->db[0], parity, 1, 1);
-        launchPush(g, &g->db[0], parity, 0, 1);
+        launchPush(g, &g->db[0], parity, 0, 1, 0);
         break;
+    case kVarDbPushOtherRanges:
+        launchMeta(g, &g->db[0], parity, 1, 1);
+        launchPush(g, &g->db[0], parity, 0, 1, 1);
+        break;
+    case kVarDbPushColumns: {
+        launchMeta(g, &g->db[0], parity, 1, 1);
+        Launch l;
+        setLaunch(&l, fullGrid(g), kPushThreads, 1);
+        CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPushColumns, g->db[0].view, (const float*)g->x,
+                                      (const unsigned short*)g->xmask, (const int2*)g->activeList,
+                                      (const unsigned long long*)(g->counters + parity), g->y));
+        break;
+    }
     case kVarDbPull:
         launchMeta(g, &g->db[0], parity, 0, 1);
         launchPull(g, &g->db[0], parity, 0, 1);
@@ -3420,7 +3531,7 @@ static void launchVariant(const void* p) {
     case kVarDbAutoTwoKernels:  // pull first: when push is chosen, pull's blocks leave at once
         launchMeta(g, &g->db[0], parity, 1, 1);
         launchPull(g, &g->db[0], parity, 1, 1);
-        launchPush(g, &g->db[0], parity, 1, 1);
+        launchPush(g, &g->db[0], parity, 1, 1, 0);
         break;
     case kVarDbAutoGraph:
         CUDA_CHECK(cudaGraphLaunch(g->autoGraph[parity], 0));
@@ -3430,7 +3541,7 @@ static void launchVariant(const void* p) {
         unsigned long long count = 0ull;
         CUDA_CHECK(cudaMemcpy(&count, g->counters + parity, sizeof(count), cudaMemcpyDeviceToHost));
         if (choosePushByWork((long long)(count & 0xffffffffull), g->db[0].view.blocks, g->db[0].view.lightMatrix)) {
-            launchPush(g, &g->db[0], parity, 0, 0);
+            launchPush(g, &g->db[0], parity, 0, 0, 0);
         } else {
             launchPull(g, &g->db[0], parity, 0, 0);
         }
@@ -3490,6 +3601,8 @@ static void uploadDb(const DbFormat* f, const Csr* a, DbGpu* d) {
     v->colBlocks = f->colBlocks;
     v->blocks = f->blocks;
     v->lightMatrix = f->lightMatrix;
+    v->columnGroup = f->columnGroup;
+    v->fullPasses = f->lightMatrix;
     v->segmentCount = f->segmentCount;
     v->desc = (const int4*)d->desc;
     v->payload = d->payload;
@@ -3694,6 +3807,7 @@ static int variantRuns(int v, const XCase* xc, const Gpu* g, int firstDensity) {
         return v == kVarCusparseCsr || v == kVarMeta || v == kVarDbPush || v == kVarDbPull || v == kVarDbAuto;
     }
     if (v == kVarDbPullCoo || v == kVarDbPullCsr) return firstDensity;
+    if (v == kVarDbPushColumns) return g->db[0].view.columnGroup > 0;  // a column block fits a warp
     return 1;
 }
 
@@ -4146,6 +4260,14 @@ static void describeInput(Input* in, int policyCheckFailures[3]) {
     printf("  pull schedule, segments of weight %d: %d (auto), %d (all-COO), %d (all-CSR); %lld bytes, not counted above\n",
            f->segmentWeight, in->db[0].segmentCount, in->db[1].segmentCount, in->db[2].segmentCount,
            16LL * in->db[0].segmentCount + 4LL * (f->rowBlocks + 1));
+    printf("  push task ranges: %s; ", f->lightMatrix ? "whole passes of 32 tasks (light matrix)"
+                                                        : "tasks / warps, the shortest (heavy matrix)");
+    if (f->columnGroup > 0) {
+        printf("column walk (ablation): %d lanes a column block, the fullest holds %d blocks\n", f->columnGroup,
+               f->longestColumn);
+    } else {
+        printf("column walk (ablation): not run, the fullest column block holds %d blocks\n", f->longestColumn);
+    }
     int bad = 0;
     for (int p = 0; p < kPolicyCount; ++p) bad += policyCheckFailures[p];
     if (bad == 0) {
