@@ -2664,12 +2664,13 @@ __device__ inline int4 pushTask(const DbView& v, int p, unsigned* xm) {
 // group its i-th block, so a warp serves 32 / columnGroup column blocks a
 // pass and no task number is searched for. From the list entry to the
 // descriptor that is four dependent reads; pushBody's first pass adds the
-// search's (three at a few thousand entries). It is slower all the same
-// (the transcript's "DB push, column walk"): the tasks of a column block
-// all land in one warp, so fewer warps hold work, each with more tasks to
-// walk one after another. Push at these sizes waits on memory; what the
-// times say is that the number of warps waiting at once counts for more
-// than the length of one warp's chain.
+// search's (three at a few thousand entries). It loses all the same at
+// densities of 0.01 and below (the transcript's "DB push, column walk"):
+// the tasks of a column block all land in one warp, so fewer warps hold
+// work, each with more tasks to walk one after another. At 0.1, where every
+// warp has several passes either way, the two are about even. Push at these
+// sizes waits on memory; what the times say is that the number of warps
+// waiting at once counts for more than the length of one warp's chain.
 // Launch (through dbPushColumns): kPushThreads threads; any gridDim.x >= 1.
 __device__ void pushColumnsBody(const DbView& v, const float* __restrict__ x,
                                 const unsigned short* __restrict__ xmask, const int2* __restrict__ activeList,
