@@ -2665,12 +2665,14 @@ __device__ inline int4 pushTask(const DbView& v, int p, unsigned* xm) {
 // pass and no task number is searched for. From the list entry to the
 // descriptor that is four dependent reads; pushBody's first pass adds the
 // search's (three at a few thousand entries). It loses all the same at
-// densities of 0.01 and below (the transcript's "DB push, column walk"):
-// the tasks of a column block all land in one warp, so fewer warps hold
-// work, each with more tasks to walk one after another. At 0.1, where every
-// warp has several passes either way, the two are about even. Push at these
-// sizes waits on memory; what the times say is that the number of warps
-// waiting at once counts for more than the length of one warp's chain.
+// densities of 0.01 and 0.001, and on banded at 0.0001 (the transcript's
+// "DB push, column walk"): the tasks of a column block all land in one
+// warp, so fewer warps hold work and each walks more heavy blocks one after
+// another. It draws level where that does not bite: at 0.1, where every
+// warp has several passes either way, and on fe-mesh at 0.0001, where the
+// tasks are few and nearly all lane tasks. Push at these sizes waits on
+// memory; what the times say is that the number of warps waiting at once
+// counts for more than the length of one warp's chain.
 // Launch (through dbPushColumns): kPushThreads threads; any gridDim.x >= 1.
 __device__ void pushColumnsBody(const DbView& v, const float* __restrict__ x,
                                 const unsigned short* __restrict__ xmask, const int2* __restrict__ activeList,
