@@ -163,6 +163,7 @@ static const int kMetaWarps = 8;
 // One metadata thread block owns 128 x blocks (2048 entries): its 8 warps
 // read 32 entries a step, and 128 is four warps' worth for the scan.
 static const int kMetaColBlocksPerCta = 128;
+static const int kMetaSteps = 8;            // 128 / (8 warps x 2 x blocks a step): steps per warp
 static const int kMetaScanWarps = 4;        // 128 / 32
 static const int kMetaRowsPerCta = 2048;    // y rows zeroed by one thread block
 static const int kPlainThreads = 256;
@@ -191,7 +192,7 @@ static const int kTimedRuns = 20;
 // racecheck more: one warm-up (lazy loading still needs it) and one timed
 // call cover every path; the figures of such a run mean nothing anyway.
 static const int kSmallWarmupRuns = 1;
-static const int kSmallTimedRuns = 1;
+static const int kSmallTimedRuns = 2;  // even: a replayed graph of calls must end on the counter it began with
 static const int kCanaryFloats = 16;        // guard zone after y
 static const unsigned char kCanaryByte = 0xA5;
 static const long long kLargeNnz = 1000000; // below this a SpMV is one launch
@@ -2139,10 +2140,30 @@ buildVectorMeta(const float* __restrict__ x, int cols, int colBlocks, int rows,
     cudaTriggerProgrammaticLaunchCompletion();
     const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
     const int firstCb = blockIdx.x * kMetaColBlocksPerCta;
-    for (int local = warp * 2; local < kMetaColBlocksPerCta; local += kMetaWarps * 2) {
+    // Every load of the warp's steps is issued before the first ballot needs
+    // one, the column pointers too, whether x reaches the block or not. As a
+    // loop that loaded, then balloted, each step waited for its own load: 8
+    // memory round trips in a row, and the step took 5 to 7 us on any input
+    // (the lesson's earlier transcripts, in the git history).
+    float v[kMetaSteps];
+    int colBegin[kMetaSteps], colEnd[kMetaSteps];
+#pragma unroll
+    for (int step = 0; step < kMetaSteps; ++step) {
+        const int local = (step * kMetaWarps + warp) * 2;
         const long long e = (long long)(firstCb + local) * kBlockDim + lane;
-        const float v = e < cols ? x[e] : 0.0f;
-        const unsigned bits = __ballot_sync(kFullMask, v != 0.0f);
+        v[step] = e < cols ? x[e] : 0.0f;
+        const int cb = firstCb + local + (lane & 1);
+        colBegin[step] = 0;
+        colEnd[step] = 0;
+        if (lane < 2 && cb < colBlocks) {
+            colBegin[step] = blockColPtr[cb];
+            colEnd[step] = blockColPtr[cb + 1];
+        }
+    }
+#pragma unroll
+    for (int step = 0; step < kMetaSteps; ++step) {
+        const int local = (step * kMetaWarps + warp) * 2;
+        const unsigned bits = __ballot_sync(kFullMask, v[step] != 0.0f);
         if (lane < 2) {
             const int cb = firstCb + local + lane;
             const unsigned m = lane == 0 ? (bits & 0xffffu) : (bits >> 16);
@@ -2151,7 +2172,7 @@ buildVectorMeta(const float* __restrict__ x, int cols, int colBlocks, int rows,
                 xmask[cb] = (unsigned short)m;
                 if (m != 0u) {
                     active = 1;
-                    len = blockColPtr[cb + 1] - blockColPtr[cb];
+                    len = colEnd[step] - colBegin[step];
                 }
             }
             sFlag[local + lane] = active;
@@ -2805,7 +2826,7 @@ dbPushColumns(DbView v, const float* __restrict__ x, const unsigned short* __res
 // uniform over the grid (one counter, one rule), so the two bodies never
 // meet, and both fit one launch shape (kPullThreads = kPushThreads). One
 // kernel after the metadata step, not two: at low density a second kernel in
-// the chain costs more than push's own work ("two kernels" measures it).
+// the chain is a large share of the call ("two kernels" measures it).
 // Holding both bodies changes how the compiler treats push: 40 registers
 // for the two at once (dbAuto spills 12 bytes where dbPush spills none) and,
 // the part that cost time, push's adds compiled as returning atomics unless
@@ -3232,6 +3253,8 @@ typedef struct {
     unsigned long long* counters;  // two, used alternately
     unsigned* autoArrivals;        // AutoDecision.arrivals: 2 words
     cudaGraphExec_t autoGraph[2];  // DB auto, one per counter parity
+    cudaStream_t stream;      // every call of part 1 runs here: a created stream, because the
+                              // legacy default stream cannot be captured into a graph (timeMs)
     DbGpu db[3];
     cusparseHandle_t handle;
     cusparseSpMatDescr_t csrDescr;
@@ -3257,23 +3280,23 @@ static const int kVarDbPull = 6;
 static const int kVarDbAuto = 7;
 static const int kVarDbAutoTwoKernels = 8;
 static const int kVarDbAutoGraph = 9;
-static const int kVarDbAutoHost = 10;
-static const int kVarDbAutoNoPdl = 11;
-static const int kVarDbAutoUnfused = 12;
-static const int kVarDbAutoAtomicAdd = 13;
-static const int kVarDbPushOtherRanges = 14;
-static const int kVarDbPushColumns = 15;
-static const int kVarDbPullCoo = 16;
-static const int kVarDbPullCsr = 17;
-static const int kVarCublasGemv = 18;
-static const int kVarCount = 19;
+static const int kVarDbAutoStream = 10;
+static const int kVarDbAutoHost = 11;
+static const int kVarDbAutoNoPdl = 12;
+static const int kVarDbAutoUnfused = 13;
+static const int kVarDbAutoAtomicAdd = 14;
+static const int kVarDbPushOtherRanges = 15;
+static const int kVarDbPushColumns = 16;
+static const int kVarDbPullCoo = 17;
+static const int kVarDbPullCsr = 18;
+static const int kVarCublasGemv = 19;
+static const int kVarCount = 20;
 static const char* const kVarNames[] = {
-    "cuSPARSE CSR", "cuSPARSE BSR", "plain CSR pull", "plain CSC push",
-    "DB metadata only", "DB push-only", "DB pull-only", "DB auto",
-    "DB auto, two kernels", "DB auto, graph", "DB auto, host picks", "DB auto, no PDL",
-    "DB auto, unfused", "DB auto, atomicAdd", "DB push, other ranges", "DB push, column walk",
-    "DB pull, all-COO", "DB pull, all-CSR",
-    "cuBLAS dense SGEMV"};
+    "cuSPARSE CSR",         "cuSPARSE BSR",          "plain CSR pull",        "plain CSC push",
+    "DB metadata only",     "DB push-only",          "DB pull-only",          "DB auto",
+    "DB auto, two kernels", "DB auto, graph",        "DB auto, stream",       "DB auto, host picks",
+    "DB auto, no PDL",      "DB auto, unfused",      "DB auto, atomicAdd",    "DB push, other ranges",
+    "DB push, column walk", "DB pull, all-COO",      "DB pull, all-CSR",      "cuBLAS dense SGEMV"};
 
 typedef struct {
     const Gpu* g;
@@ -3281,27 +3304,62 @@ typedef struct {
     int* parity;  // which of the two counters this call uses
 } LaunchCtx;
 
-// Times a launch sequence: warm-up of this very sequence, then events around
-// `runs` back-to-back calls, mean in ms.
+// Times a launch sequence: warm-up of this very sequence, then `runs` calls,
+// mean in ms. Two ways to issue the timed calls:
+// - kTimeGraph: the calls are captured into one CUDA graph, which is
+//   replayed once before the events and once between them. This is the GPU's
+//   time for a call. The host does not launch anything inside the window.
+// - kTimeStream: the calls are launched one by one from the host, as an
+//   application's loop would launch them. The host needs microseconds for
+//   each launch, so a call shorter than its launches is timed at the host's
+//   pace, not the GPU's.
+//   "DB auto, stream" shows by how much. The searches of part 2 are
+//   single launches of milliseconds and are timed this way.
+// `makeCalls`, when not NULL, builds the graph of `runs` calls in place of a
+// capture, after the warm-up: for a variant whose calls are graphs already
+// (the conditional-node ablation), which cannot be captured.
+static const int kTimeGraph = 0;
+static const int kTimeStream = 1;
+
 typedef struct {
     int warmups;
     int runs;
 } RunCounts;
 
-static float timeMs(void (*launch)(const void* ctx), const void* ctx, RunCounts rc) {
+static float timeMs(void (*launch)(const void* ctx), const void* ctx, RunCounts rc, int mode, cudaStream_t stream,
+                    cudaGraphExec_t (*makeCalls)(const void* ctx, int runs)) {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < rc.warmups; ++i) launch(ctx);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaEventRecord(start));
-    for (int i = 0; i < rc.runs; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(stop));
+    cudaGraphExec_t replay = NULL;
+    if (mode == kTimeGraph && makeCalls != NULL) replay = makeCalls(ctx, rc.runs);
+    if (mode == kTimeGraph && makeCalls == NULL) {
+        cudaGraph_t graph;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < rc.runs; ++i) launch(ctx);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        CUDA_CHECK(cudaGraphInstantiate(&replay, graph, 0));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+    if (mode == kTimeGraph) {
+        CUDA_CHECK(cudaGraphLaunch(replay, stream));  // uploads the graph: its first replay costs more
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    if (mode == kTimeGraph) {
+        CUDA_CHECK(cudaGraphLaunch(replay, stream));
+    } else {
+        for (int i = 0; i < rc.runs; ++i) launch(ctx);
+    }
+    CUDA_CHECK(cudaEventRecord(stop, stream));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaGetLastError());
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (mode == kTimeGraph) CUDA_CHECK(cudaGraphExecDestroy(replay));
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     return ms / rc.runs;
@@ -3331,7 +3389,7 @@ static AutoDecision noDecision(void) {
 }
 
 static void launchMeta(const Gpu* g, const DbGpu* db, int parity, int zeroY, int clearOther) {
-    buildVectorMeta<<<metaGrid(g), kMetaThreads>>>(g->x, g->cols, g->colBlocks, g->rows, db->blockColPtr,
+    buildVectorMeta<<<metaGrid(g), kMetaThreads, 0, g->stream>>>(g->x, g->cols, g->colBlocks, g->rows, db->blockColPtr,
                                                    g->xmask, g->activeList, g->counters + parity,
                                                    clearOther ? g->counters + (1 - parity) : NULL, g->y, zeroY,
                                                    noDecision());
@@ -3344,19 +3402,19 @@ static void launchMeta(const Gpu* g, const DbGpu* db, int parity, int zeroY, int
 // kernel's blocks have all started (the metadata step says so at its first
 // instruction) or exited, and they wait in cudaGridDependencySynchronize()
 // until its results are in memory. What it hides is the gap between two
-// kernels, launch and drain, which is most of a call when x is very sparse.
+// kernels: the first one's drain and the second one's launch.
 // pdl 0 gives an ordinary launch, for the ablation that measures this.
 typedef struct {
     cudaLaunchConfig_t config;
     cudaLaunchAttribute attribute;
 } Launch;
 
-static void setLaunch(Launch* l, int grid, int threads, int pdl) {
+static void setLaunch(Launch* l, int grid, int threads, int pdl, cudaStream_t stream) {
     const Launch zero = {};  // dim3 members: zeroed by initialisation, not memset
     *l = zero;
     l->config.gridDim = dim3(grid);
     l->config.blockDim = dim3(threads);
-    l->config.stream = 0;
+    l->config.stream = stream;
     l->attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     l->attribute.val.programmaticStreamSerializationAllowed = pdl;
     l->config.attrs = &l->attribute;
@@ -3368,7 +3426,7 @@ static void setLaunch(Launch* l, int grid, int threads, int pdl) {
 // (the ablation "DB push, other ranges").
 static void launchPush(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen, int pdl, int otherRanges) {
     Launch l;
-    setLaunch(&l, fullGrid(g), kPushThreads, pdl);
+    setLaunch(&l, fullGrid(g), kPushThreads, pdl, g->stream);
     DbView view = db->view;
     if (otherRanges) view.fullPasses = !view.fullPasses;
     CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPush, view, (const float*)g->x, (const unsigned short*)g->xmask,
@@ -3378,14 +3436,14 @@ static void launchPush(const Gpu* g, const DbGpu* db, int parity, int onlyIfChos
 
 static void launchPull(const Gpu* g, const DbGpu* db, int parity, int onlyIfChosen, int pdl) {
     Launch l;
-    setLaunch(&l, pullGrid(g, db), kPullThreads, pdl);
+    setLaunch(&l, pullGrid(g, db), kPullThreads, pdl, g->stream);
     CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPull, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
                                   (const unsigned long long*)(g->counters + parity), onlyIfChosen, g->y));
 }
 
 static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl, int addMode) {
     Launch l;
-    setLaunch(&l, fullGrid(g), kPullThreads, pdl);
+    setLaunch(&l, fullGrid(g), kPullThreads, pdl, g->stream);
     void (*kernel)(DbView, const float*, const unsigned short*, const int2*, const unsigned long long*, float*) =
         addMode == kAddRed ? dbAuto<kAddRed> : dbAuto<kAddAtomic>;
     CUDA_CHECK(cudaLaunchKernelEx(&l.config, kernel, db->view, (const float*)g->x, (const unsigned short*)g->xmask,
@@ -3402,8 +3460,10 @@ static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl, int a
 // idea, and when the work is large it runs as fast as the single path; but
 // the conditional node costs several microseconds a call on the H200 (the
 // transcript shows it at low density), more than the launches PDL hides.
-// One graph per counter parity, since a graph's kernel arguments are fixed
-// when it is built.
+// A graph's kernel arguments are fixed when it is built, so the counters
+// alternate inside it: `calls` calls in a row from firstParity. The checked
+// call launches a graph of one call (one per parity); the timing replays a
+// graph of all its calls, like the captures of the other variants.
 static cudaGraphNode_t addKernelNode(cudaGraph_t graph, const cudaGraphNode_t* after, int afterCount, void* kernel,
                                      int grid, int threads, void** args) {
     cudaKernelNodeParams kp = {};  // dim3 members: zeroed by initialisation, not memset
@@ -3416,41 +3476,50 @@ static cudaGraphNode_t addKernelNode(cudaGraph_t graph, const cudaGraphNode_t* a
     return node;
 }
 
-static void buildAutoGraph(Gpu* g, const DbGpu* db, int parity) {
+static cudaGraphExec_t buildAutoGraph(const Gpu* g, const DbGpu* db, int firstParity, int calls) {
     cudaGraph_t graph;
     CUDA_CHECK(cudaGraphCreate(&graph, 0));
-    AutoDecision decide;
-    CUDA_CHECK(cudaGraphConditionalHandleCreate(&decide.handle, graph, 0, 0));
-    decide.arrivals = g->autoArrivals;
-    decide.blocks = db->view.blocks;
-    decide.lightMatrix = db->view.lightMatrix;
-    // Kernel arguments, one pointer per parameter, in the kernels' order.
+    // Kernel arguments, one pointer per parameter, in the kernels' order;
+    // the values are copied into the graph when a node is added.
     const float* x = g->x;
     int cols = g->cols, colBlocks = g->colBlocks, rows = g->rows, zeroY = 1, onlyIfChosen = 0;
     const int* blockColPtr = db->blockColPtr;
     unsigned short* xmask = g->xmask;
     int2* activeList = g->activeList;
-    unsigned long long* counter = g->counters + parity;
-    unsigned long long* counterToClear = g->counters + (1 - parity);
+    unsigned long long* counter = NULL;
+    unsigned long long* counterToClear = NULL;
     float* y = g->y;
     DbView view = db->view;
+    AutoDecision decide;
+    decide.arrivals = g->autoArrivals;
+    decide.blocks = db->view.blocks;
+    decide.lightMatrix = db->view.lightMatrix;
     void* metaArgs[] = {&x, &cols, &colBlocks, &rows, &blockColPtr, &xmask, &activeList, &counter,
                         &counterToClear, &y, &zeroY, &decide};
     void* pushArgs[] = {&view, &x, &xmask, &activeList, &counter, &onlyIfChosen, &y};
     void* pullArgs[] = {&view, &x, &xmask, &counter, &onlyIfChosen, &y};
-    const cudaGraphNode_t meta = addKernelNode(graph, NULL, 0, (void*)buildVectorMeta, metaGrid(g), kMetaThreads,
-                                               metaArgs);
-    cudaGraphNodeParams cp = {};  // a union inside: zeroed by aggregate initialisation, not memset
-    cp.type = cudaGraphNodeTypeConditional;
-    cp.conditional.handle = decide.handle;
-    cp.conditional.type = cudaGraphCondTypeIf;
-    cp.conditional.size = 2;  // body 0 when the condition is nonzero (push), body 1 else (pull)
-    cudaGraphNode_t choice;
-    CUDA_CHECK(cudaGraphAddNode(&choice, graph, &meta, NULL, 1, &cp));
-    addKernelNode(cp.conditional.phGraph_out[0], NULL, 0, (void*)dbPush, fullGrid(g), kPushThreads, pushArgs);
-    addKernelNode(cp.conditional.phGraph_out[1], NULL, 0, (void*)dbPull, pullGrid(g, db), kPullThreads, pullArgs);
-    CUDA_CHECK(cudaGraphInstantiate(&g->autoGraph[parity], graph, 0));
+    cudaGraphNode_t previous;
+    for (int call = 0; call < calls; ++call) {  // call k after call k-1, the counters alternating
+        const int parity = (firstParity + call) & 1;
+        counter = g->counters + parity;
+        counterToClear = g->counters + (1 - parity);
+        CUDA_CHECK(cudaGraphConditionalHandleCreate(&decide.handle, graph, 0, 0));  // one per conditional node
+        const cudaGraphNode_t meta = addKernelNode(graph, call > 0 ? &previous : NULL, call > 0 ? 1 : 0,
+                                                   (void*)buildVectorMeta, metaGrid(g), kMetaThreads, metaArgs);
+        cudaGraphNodeParams cp = {};  // a union inside: zeroed by aggregate initialisation, not memset
+        cp.type = cudaGraphNodeTypeConditional;
+        cp.conditional.handle = decide.handle;
+        cp.conditional.type = cudaGraphCondTypeIf;
+        cp.conditional.size = 2;  // body 0 when the condition is nonzero (push), body 1 else (pull)
+        CUDA_CHECK(cudaGraphAddNode(&previous, graph, &meta, NULL, 1, &cp));
+        addKernelNode(cp.conditional.phGraph_out[0], NULL, 0, (void*)dbPush, fullGrid(g), kPushThreads, pushArgs);
+        addKernelNode(cp.conditional.phGraph_out[1], NULL, 0, (void*)dbPull, pullGrid(g, db), kPullThreads,
+                      pullArgs);
+    }
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     CUDA_CHECK(cudaGraphDestroy(graph));  // the executable graph keeps what it needs
+    return exec;
 }
 // end snippet
 
@@ -3463,8 +3532,10 @@ static void buildAutoGraph(Gpu* g, const DbGpu* db, int parity) {
 // PDL too, so the comparison is of choices, not of launches. The ablations:
 // "two kernels" launches dbPull and dbPush (PDL) and the one not chosen
 // returns at once; "graph" runs a CUDA graph whose conditional node launches
-// only the chosen kernel (buildAutoGraph); "host picks" reads the count back
-// (one round trip) and launches only the chosen kernel; "no PDL" is DB auto
+// only the chosen kernel (buildAutoGraph); "stream" is DB auto itself, timed
+// as the host launches it call by call (kTimeStream); "host picks" reads the
+// count back (one round trip) and launches only the chosen kernel, timed the
+// same way, since it cannot be captured; "no PDL" is DB auto
 // with an ordinary launch; "unfused" is DB auto with y and the counter
 // zeroed by two memsets instead of inside the metadata step; "atomicAdd" is
 // DB auto with push's adds written as atomicAdd instead of red; "other
@@ -3489,12 +3560,12 @@ static void launchVariant(const void* p) {
         return;
     case kVarPlainPull:
         plainCsrPull<<<(int)(((long long)g->rows * kWarpSize + kPlainThreads - 1) / kPlainThreads),
-                       kPlainThreads>>>(g->rows, g->rowPtr, g->colIdx, g->val, g->x, g->y);
+                       kPlainThreads, 0, g->stream>>>(g->rows, g->rowPtr, g->colIdx, g->val, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
         return;
     case kVarPlainPush:  // y must start at zero: the memset is inside the window
-        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float)));
-        plainCscPush<<<(int)(((long long)g->cols + kPlainThreads - 1) / kPlainThreads), kPlainThreads>>>(
+        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
+        plainCscPush<<<(int)(((long long)g->cols + kPlainThreads - 1) / kPlainThreads), kPlainThreads, 0, g->stream>>>(
             g->cols, g->colPtr, g->rowIdx, g->valT, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
         return;
@@ -3512,7 +3583,7 @@ static void launchVariant(const void* p) {
     case kVarDbPushColumns: {
         launchMeta(g, &g->db[0], parity, 1, 1);
         Launch l;
-        setLaunch(&l, fullGrid(g), kPushThreads, 1);
+        setLaunch(&l, fullGrid(g), kPushThreads, 1, g->stream);
         CUDA_CHECK(cudaLaunchKernelEx(&l.config, dbPushColumns, g->db[0].view, (const float*)g->x,
                                       (const unsigned short*)g->xmask, (const int2*)g->activeList,
                                       (const unsigned long long*)(g->counters + parity), g->y));
@@ -3523,9 +3594,10 @@ static void launchVariant(const void* p) {
         launchPull(g, &g->db[0], parity, 0, 1);
         break;
     case kVarDbAuto:
+    case kVarDbAutoStream:  // the same launches, timed as the host issues them (kTimeStream)
     case kVarDbAutoNoPdl:
         launchMeta(g, &g->db[0], parity, 1, 1);
-        launchAuto(g, &g->db[0], parity, c->variant == kVarDbAuto, kAddRed);
+        launchAuto(g, &g->db[0], parity, c->variant != kVarDbAutoNoPdl, kAddRed);
         break;
     case kVarDbAutoAtomicAdd:  // push's adds as atomicAdd, which this kernel compiles to returning atomics
         launchMeta(g, &g->db[0], parity, 1, 1);
@@ -3537,12 +3609,13 @@ static void launchVariant(const void* p) {
         launchPush(g, &g->db[0], parity, 1, 1, 0);
         break;
     case kVarDbAutoGraph:
-        CUDA_CHECK(cudaGraphLaunch(g->autoGraph[parity], 0));
+        CUDA_CHECK(cudaGraphLaunch(g->autoGraph[parity], g->stream));
         break;
     case kVarDbAutoHost: {
         launchMeta(g, &g->db[0], parity, 1, 1);
         unsigned long long count = 0ull;
-        CUDA_CHECK(cudaMemcpy(&count, g->counters + parity, sizeof(count), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpyAsync(&count, g->counters + parity, sizeof(count), cudaMemcpyDeviceToHost, g->stream));
+        CUDA_CHECK(cudaStreamSynchronize(g->stream));
         if (choosePushByWork((long long)(count & 0xffffffffull), g->db[0].view.blocks, g->db[0].view.lightMatrix)) {
             launchPush(g, &g->db[0], parity, 0, 0, 0);
         } else {
@@ -3551,8 +3624,8 @@ static void launchVariant(const void* p) {
         break;
     }
     case kVarDbAutoUnfused:  // the same work with the zeroing done by two memsets
-        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float)));
-        CUDA_CHECK(cudaMemsetAsync(g->counters + parity, 0, sizeof(unsigned long long)));
+        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
+        CUDA_CHECK(cudaMemsetAsync(g->counters + parity, 0, sizeof(unsigned long long), g->stream));
         launchMeta(g, &g->db[0], parity, 0, 0);
         launchAuto(g, &g->db[0], parity, 1, kAddRed);
         return;  // parity unchanged: this variant clears its own counter
@@ -3573,6 +3646,13 @@ static void launchVariant(const void* p) {
     *c->parity = 1 - parity;
 }
 // end snippet
+
+// The conditional-node ablation's timed calls: one graph of `runs` calls,
+// starting on the counter the next call would use (timeMs's makeCalls).
+static cudaGraphExec_t autoGraphCalls(const void* p, int runs) {
+    const LaunchCtx* c = (const LaunchCtx*)p;
+    return buildAutoGraph(c->g, &c->g->db[0], *c->parity, runs);
+}
 
 // ---------------------------------------------------------------------------
 // GPU setup per input
@@ -3691,8 +3771,10 @@ static void setupGpu(const Input* in, const float* denseW, int sms, int ctasPerS
     CUDA_CHECK(cudaMalloc(&g->autoArrivals, 2 * sizeof(unsigned)));
     CUDA_CHECK(cudaMemset(g->autoArrivals, 0, 2 * sizeof(unsigned)));
     for (int p = 0; p < kPolicyCount; ++p) uploadDb(&in->db[p], a, &g->db[p]);
-    for (int parity = 0; parity < 2; ++parity) buildAutoGraph(g, &g->db[0], parity);
+    CUDA_CHECK(cudaStreamCreate(&g->stream));  // a blocking stream: the checks' copies wait for it
+    for (int parity = 0; parity < 2; ++parity) g->autoGraph[parity] = buildAutoGraph(g, &g->db[0], parity, 1);
     CUSPARSE_CHECK(cusparseCreate(&g->handle));
+    CUSPARSE_CHECK(cusparseSetStream(g->handle, g->stream));
     CUSPARSE_CHECK(cusparseCreateCsr(&g->csrDescr, a->rows, a->cols, a->nnz, g->rowPtr, g->colIdx, g->val,
                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                      CUDA_R_32F));
@@ -3708,6 +3790,7 @@ static void setupGpu(const Input* in, const float* denseW, int sms, int ctasPerS
     if (denseW != NULL) {
         g->dense = (float*)devUpload(denseW, (size_t)a->rows * a->cols * sizeof(float));
         CUBLAS_CHECK(cublasCreate(&g->cublas));
+        CUBLAS_CHECK(cublasSetStream(g->cublas, g->stream));
         g->haveDense = 1;
     }
 }
@@ -3742,6 +3825,7 @@ static void freeGpu(Gpu* g) {
     CUDA_CHECK(cudaFree(g->counters));
     CUDA_CHECK(cudaFree(g->autoArrivals));
     for (int parity = 0; parity < 2; ++parity) CUDA_CHECK(cudaGraphExecDestroy(g->autoGraph[parity]));
+    CUDA_CHECK(cudaStreamDestroy(g->stream));
 }
 
 // Poisons y with NaN and the canary zone with its byte pattern.
@@ -4071,7 +4155,7 @@ static int runBfsGraph(const BfsGraph* bg, const BfsGpu* b, RunCounts rc, BfsRes
             CUDA_CHECK(cudaDeviceSynchronize());
             wrong += judgeBfs(what, b, bg, r, var);
             if (wrong) break;
-            const double ms = timeMs(launchBfs, &ctx, rc);
+            const double ms = timeMs(launchBfs, &ctx, rc, kTimeStream, 0, NULL);
             wrong += judgeBfs(what, b, bg, r, var);
             sumMs += ms;
             sumInvTeps += ms * 1e-3 / (double)(bg->edges[r] > 0 ? bg->edges[r] : 1);
@@ -4150,7 +4234,10 @@ static float checkAndTime(const char* what, const Gpu* g, const Input* in, const
     CUDA_CHECK(cudaGetLastError());
     *faults = judgeVariant(what, g, in, xc, v, parity, canaryStart, hostY);
     if (*faults != 0) return 0.0f;
-    const float ms = timeMs(launchVariant, &ctx, rc);
+    // Graph replay for every variant but the two whose point is how the host
+    // issues a call; the conditional-node graph gets a graph of rc.runs calls.
+    const int mode = v == kVarDbAutoStream || v == kVarDbAutoHost ? kTimeStream : kTimeGraph;
+    const float ms = timeMs(launchVariant, &ctx, rc, mode, g->stream, v == kVarDbAutoGraph ? autoGraphCalls : NULL);
     *faults = judgeVariant(what, g, in, xc, v, parity, canaryStart, hostY);
     return ms;
 }
@@ -4608,6 +4695,9 @@ int main(int argc, char** argv) {
         if (both < ctasPerSm) ctasPerSm = both;
         if (ctasPerSm < 1) ctasPerSm = 1;
     }
+    printf("times: the mean of %d calls replayed from one CUDA graph (the GPU's time for a call), after %d warm-up "
+           "calls;\n  \"DB auto, stream\" and \"DB auto, host picks\": %d calls launched one by one from the host\n",
+           runCounts.runs, runCounts.warmups, runCounts.runs);
 
     // Timing results for the headlines: [input][case][variant], ms (0 = not run).
     static float timing[kMaxInputs][2 * kMaxDensities][kVarCount];
