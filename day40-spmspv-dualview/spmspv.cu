@@ -93,14 +93,14 @@ static const double kTh3 = 0.01;
 // x). Light matrices (most nonzeros in one-lane blocks): before the view
 // carried column masks, a Kronecker push task cost about three pull block
 // visits and the share was 0.3. With them, a task x misses costs a 2-byte
-// read, and push wins at a share of 0.811 (d = 0.1) by about a tenth;
-// scaled linearly in tasks it meets pull near 0.9. (The small word graph,
-// one launch long either way, pulls a little faster at 0.784; the rule is
-// set by the large inputs.) Heavy matrices: push wins by a quarter to a
-// third at the highest share measured (0.817 on fe-mesh, 0.815 on banded),
-// and scaled linearly to a share of 1 it still wins, so pull is left only
-// for an x that touches every column block. The literals live in
-// choosePushByWork (device code cannot read a double constant).
+// read, and push wins at a share of 0.811 (d = 0.1) by about a seventh;
+// scaled linearly in tasks it meets pull near 0.9. (The small word graph is
+// one launch long either way and does not set the rule; the large inputs
+// do.) Heavy matrices: push wins by a quarter to two fifths at the highest
+// share measured (0.817 on fe-mesh, 0.815 on banded), and scaled linearly
+// to a share of 1 it still wins, so pull is left only for an x that touches
+// every column block. The literals live in choosePushByWork (device code
+// cannot read a double constant).
 static const double kPushTaskShareLight = 0.9;
 static const double kPushTaskShareHeavy = 1.0;
 // A matrix is light when more than half its nonzeros sit in one-lane blocks.
@@ -3304,6 +3304,7 @@ typedef struct {
     int* parity;  // which of the two counters this call uses
 } LaunchCtx;
 
+// snippet: time-ms
 // Times a launch sequence: warm-up of this very sequence, then `runs` calls,
 // mean in ms. Two ways to issue the timed calls:
 // - kTimeGraph: the calls are captured into one CUDA graph, which is
@@ -3364,6 +3365,7 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, RunCounts 
     CUDA_CHECK(cudaEventDestroy(stop));
     return ms / rc.runs;
 }
+// end snippet
 
 // Grids: the metadata step one thread block per 128 x (or y) blocks; push,
 // pull and the one-kernel auto the whole GPU (pull no more blocks than it
@@ -3457,9 +3459,10 @@ static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl, int a
 // the single paths time. The metadata step's last thread block sets the
 // condition from the work rule, so the choice is made on the device and
 // only the chosen kernel is launched at all. It is the cleanest form of the
-// idea, and when the work is large it runs as fast as the single path; but
-// the conditional node costs several microseconds a call on the H200 (the
-// transcript shows it at low density), more than the launches PDL hides.
+// idea, and when the work is large it trails the single path by a few
+// percent; but the conditional node costs several microseconds a call on
+// the H200 (the transcript shows it at low density), more than the launch
+// that the one-kernel auto saves.
 // A graph's kernel arguments are fixed when it is built, so the counters
 // alternate inside it: `calls` calls in a row from firstParity. The checked
 // call launches a graph of one call (one per parity); the timing replays a
