@@ -2689,11 +2689,11 @@ __device__ inline int4 pushTask(const DbView& v, int p, unsigned* xm) {
 // densities of 0.01 and 0.001, and on banded at 0.0001 (the transcript's
 // "DB push, column walk"): the tasks of a column block all land in one
 // warp, so fewer warps hold work and each walks more heavy blocks one after
-// another. It draws level where that does not bite: at 0.1, where every
-// warp has several passes either way, and on fe-mesh at 0.0001, where the
-// tasks are few and nearly all lane tasks. Push at these sizes waits on
-// memory; what the times say is that the number of warps waiting at once
-// counts for more than the length of one warp's chain.
+// another. It draws level, or gains a little, where that does not bite: at
+// 0.1, where every warp has several passes either way, and on fe-mesh at
+// 0.0001, where the tasks are few and nearly all lane tasks. Push at these
+// sizes waits on memory; what the times say is that the number of warps
+// waiting at once counts for more than the length of one warp's chain.
 // Launch (through dbPushColumns): kPushThreads threads; any gridDim.x >= 1.
 __device__ void pushColumnsBody(const DbView& v, const float* __restrict__ x,
                                 const unsigned short* __restrict__ xmask, const int2* __restrict__ activeList,
@@ -3459,10 +3459,10 @@ static void launchAuto(const Gpu* g, const DbGpu* db, int parity, int pdl, int a
 // the single paths time. The metadata step's last thread block sets the
 // condition from the work rule, so the choice is made on the device and
 // only the chosen kernel is launched at all. It is the cleanest form of the
-// idea, and when the work is large it trails the single path by a few
-// percent; but the conditional node costs several microseconds a call on
-// the H200 (the transcript shows it at low density), more than the launch
-// that the one-kernel auto saves.
+// idea, but the conditional node costs several microseconds a call on the
+// H200, more than the launch that the one-kernel auto saves: most of the
+// call at low density, and still up to an eighth of it at d = 0.1 (the
+// transcript's "DB auto, graph").
 // A graph's kernel arguments are fixed when it is built, so the counters
 // alternate inside it: `calls` calls in a row from firstParity. The checked
 // call launches a graph of one call (one per parity); the timing replays a
