@@ -21,7 +21,7 @@ PROGRAMS := $(SOURCES:.cu=)
 TODAY    := $(shell date -u +%Y-%m-%d)
 TOOLS    := common/wordgraph
 
-.PHONY: all help check verify evidence sanitize plots snippets data clean
+.PHONY: all help check verify evidence sanitize plots snippets figures data clean
 
 all: $(PROGRAMS) $(TOOLS)
 
@@ -32,7 +32,9 @@ help:
 	@echo "make verify     GPU: runs every lesson, compares with its README (measured values masked),"
 	@echo "                keeps the log as evidence/verify-DATE.txt"
 	@echo "make evidence   GPU: writes dayNN-*/evidence/run-DATE.txt and refreshes each README's expected output;"
-	@echo "                a lesson that trains a model runs its training first (train-DATE.txt; TRAIN=no skips it)"
+	@echo "                a lesson that trains a model runs its training first (train-DATE.txt; TRAIN=no skips it),"
+	@echo "                a lesson with a // Full: line records that run too (full-DATE.txt); then refills README figures"
+	@echo "make figures    refills every figure marked in README prose from the newest transcripts"
 	@echo "make sanitize   GPU: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every lesson's"
 	@echo "                --small run, log in evidence/sanitize-DATE.txt"
 	@echo "make plots      draws each lesson's figures from its newest transcript, beside it"
@@ -70,7 +72,10 @@ evidence: all
 	    args=$$(sh common/lesson-info $$d train); \
 	    if [ -n "$$args" ] && [ "$(TRAIN)" != no ]; then sh common/evidence --as train $$d $$args || exit 1; fi; \
 	    sh common/evidence $$d || exit 1; \
+	    full=$$(sh common/lesson-info $$d full); \
+	    if [ -n "$$full" ]; then sh common/evidence --as full $$d $$full || exit 1; fi; \
 	done
+	@for d in . $(LESSONS); do sh common/figures fill $$d || exit 1; done
 
 sanitize: all
 	@mkdir -p evidence
@@ -85,6 +90,9 @@ plots:
 
 snippets:
 	@for d in $(LESSONS); do sh common/snippets splice $$d/README.md $$d/*.cu || exit 1; done
+
+figures:
+	@for d in . $(LESSONS); do sh common/figures fill $$d || exit 1; done
 
 data: common/wordgraph
 	@for f in $$(grep -l '^[%#] regenerate: ' $(addsuffix /*.mtx,$(LESSONS)) $(addsuffix /*.txt,$(LESSONS)) 2>/dev/null); do \
