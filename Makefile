@@ -19,7 +19,7 @@ SOURCES  := $(sort $(wildcard day*/*.cu))
 LESSONS  := $(patsubst %/,%,$(dir $(SOURCES)))
 PROGRAMS := $(SOURCES:.cu=)
 TODAY    := $(shell date -u +%Y-%m-%d)
-TOOLS    := common/wordgraph
+TOOLS    := common/wordgraph common/mmbench
 
 .PHONY: all help check verify evidence sanitize plots snippets figures data clean
 
@@ -51,6 +51,9 @@ $(PROGRAMS): %: %.cu
 
 common/wordgraph: common/wordgraph.c
 	$(CC) $(CFLAGS) -o $@ $<
+
+common/mmbench: common/mmbench.c common/mmio.h
+	$(CC) $(CFLAGS) -o $@ $< -lm
 
 # Builds what it can and lets common/check count what did not build, so one
 # broken lesson is one failure in the tally rather than the end of the run.
