@@ -6,100 +6,82 @@
 // moves at least eight bytes for them, so it is a bandwidth problem, and the
 // ceiling is a device-to-device copy measured in the same run.
 //
-// Three inputs, because one matrix would hide half of the lesson:
-//   cuda-words.mtx  a real, skewed matrix from the toolkit's own header
-//                   comments: rows are words, entry (i, j) counts how often
-//                   words i and j sit side by side. Median row 3, longest
-//                   row over 1,000 ("the"). Small: it fits in L2 and shows
-//                   what launch latency and one long row cost.
-//   stencil N       the 3D 7-point Laplacian pattern on an N^3 grid: every
-//                   row 4 to 7 long, neighbours in neighbouring columns. The
-//                   regular case, where a good kernel should approach a copy.
-//   kron SCALE      a Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19,
-//                   16 edges per vertex, fixed seed): a power law, many empty
-//                   rows and a few rows with tens of thousands of entries.
-//
-// Four lesson kernels, in the order the lesson teaches them: thread per row,
-// warp per row, a sub-warp mapping whose width comes from the row lengths,
-// and a nonzero-tiled kernel that gives every block the same amount of work
-// whatever the rows look like. cuSPARSE's cusparseSpMV runs in the same
-// binary as the baseline. Every result is checked against a double precision
-// CPU reference before it is timed.
+// Three inputs, because one matrix would hide half of the lesson: the word
+// matrix of cuda-words.mtx (real, skewed, small enough for L2), the 3D
+// 7-point stencil (rows 4 to 7 long: the regular case) and a Graph500
+// Kronecker graph (a power law). Four kernels, in the order the lesson
+// teaches them: thread per row, warp per row, a sub-warp width chosen from
+// the row lengths, and nonzero tiles that give every block the same work;
+// cuSPARSE's cusparseSpMV is the baseline. Each result is checked against a
+// double precision CPU reference before it is timed.
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmv spmv.cu -lcusparse
-// Run: ./spmv                     cuda-words.mtx, stencil 128^3, kron scale 21
-// Run: ./spmv --small             the same code paths on small inputs
-// Run: ./spmv --stencil 64 --kron 18     only the generated inputs named
-// Run: ./spmv some.mtx            any Matrix Market file instead
+// Run: ./spmv                  cuda-words.mtx, a 128^3 stencil and a scale-21 Kronecker graph
+// Run: ./spmv --small          the same code paths on small inputs, for compute-sanitizer
+// Run: ./spmv --stencil N      only a 7-point stencil on an N^3 grid (N from 2 to 640)
+// Run: ./spmv --kron SCALE     only a Kronecker graph of 2^SCALE vertices (SCALE from 4 to 24)
+// Run: ./spmv FILE.mtx         only a Matrix Market file; inputs mix and repeat, up to 8
+// Run: ./spmv --help           this list (-h too)
 //
-// Run it from this folder: it opens cuda-words.mtx by a relative path.
-// Transcript of the verified run: the newest evidence/run-*.txt.
+// Run it from this folder (it opens cuda-words.mtx by a relative path). The
+// verified run's transcript: the newest evidence/run-*.txt.
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
 // ---------------------------------------------------------------- constants
 
+// The header's run lines, which --help prints (make check compares the two).
+static const char* const kUsage =
+    "usage:\n"
+    "  ./spmv                  cuda-words.mtx, a 128^3 stencil and a scale-21 Kronecker graph\n"
+    "  ./spmv --small          the same code paths on small inputs, for compute-sanitizer\n"
+    "  ./spmv --stencil N      only a 7-point stencil on an N^3 grid (N from 2 to 640)\n"
+    "  ./spmv --kron SCALE     only a Kronecker graph of 2^SCALE vertices (SCALE from 4 to 24)\n"
+    "  ./spmv FILE.mtx         only a Matrix Market file; inputs mix and repeat, up to 8\n"
+    "  ./spmv --help           this list (-h too)\n";
+
 static const int kWarpSize = 32;  // every GPU this course targets
-// 8 warps: enough to hide latency in the tiled kernel's two phases, and the
-// tile kernel's reduction gives one lane to each of up to 256 rows.
+// 8 warps hide latency in the tile kernel's two phases; its reduction gives a lane to each of up to 256 rows.
 static const int kThreadsPerBlock = 256;
 // The nonzero tile of one block in the tiled kernel: 2048 products are 8 KiB
 // of shared memory, so 8 blocks (the 2048-thread limit of an SM) still fit
 // in its shared memory, and 2048 is 8 nonzeros, two 16-byte loads, per thread.
 #define TILE_NNZ 2048
 static const int kTileNnz = TILE_NNZ;
-// A tile holds at most this many rows, one per thread of the block, so the
-// reduction phase never needs more than one pass over the rows.
-static const int kTileMaxRows = 256;
+static const int kTileMaxRows = 256;  // one thread per row, so the reduction makes one pass over the rows
 // A tile closes before its longest row would need more than this many serial
 // steps in the reduction phase; a row that alone overflows a tile is split.
 static const int kTileMaxReduceSteps = 32;
-// Floats past the end of y that the checks require to stay untouched, so a
-// kernel that writes y[rows] is caught even though no row is wrong.
-static const int kGuardFloats = 64;
+static const int kGuardFloats = 64;  // poisoned floats past y that must stay so: a write of y[rows] is caught
 static const int kWarmupRuns = 3;  // the first launch of each kernel loads it
-static const int kTimedRuns = 20;  // mean of 20 lifts the stencil's ~50 us above noise
-static const int kMaxInputs = 8;   // more is a typo, not a benchmark
-static const int kMaxLineLength = 1024;  // Matrix Market lines are short
-
-// Default inputs. 128^3 and scale 21 make the stencil's working set 142 MB and
-// the graph's 540 MB, several times the H200's 60 MB L2, so both are timed
-// from HBM and not from cache.
+static const int kTimedRuns = 20;  // puts even the stencil's window far above the events' resolution
+static const int kMaxInputs = 8;  // more is a typo, not a benchmark
+// Default inputs. 128^3 and scale 21 give the stencil over 140 MB and the
+// graph over 530 MB of compulsory traffic (the host part counts it), several
+// times the H200's 50 MB L2, so both are timed from HBM and not from cache.
 static const char* const kWordsPath = "cuda-words.mtx";
-static const int kDefaultStencil = 128;
-static const int kDefaultKronScale = 21;
-// --small: still has empty rows, rows longer than a tile, and a last tile.
-static const int kSmallStencil = 16;
-static const int kSmallKronScale = 14;
-static const int kMinStencil = 2;
-static const int kMaxStencil = 640;  // 7 * 640^3 nonzeros still fit in int32
-static const int kMinKronScale = 4;
-static const int kMaxKronScale = 24;  // 2^24 * 32 stored entries fit in int32
-static const int kKronEdgeFactor = 16;  // Graph500's edges per vertex
-static const double kKronA = 0.57;      // Graph500 initiator probabilities
-static const double kKronB = 0.19;
-static const double kKronC = 0.19;
+static const int kDefaultStencil = 128, kDefaultKronScale = 21;
+static const int kSmallStencil = 16, kSmallKronScale = 14;  // --small: still empty rows, split rows, a last tile
+static const int kMinStencil = 2, kMaxStencil = 640;        // 7 * 640^3 nonzeros still fit in int32
+static const int kMinKronScale = 4, kMaxKronScale = 24;     // 2^24 * 32 stored entries fit in int32
+static const int kKronEdgeFactor = 16;                      // Graph500's edges per vertex
+static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;  // and its initiator
 // Fixed seeds: every run of every machine draws the same matrices and x.
-static const uint64_t kSeedKron = 0x5eed0037a11ce5ULL;
-static const uint64_t kSeedValues = 0x7a1e5eed37ULL;
-static const uint64_t kSeedX = 0x0ddba11c0ffeeULL;
+static const uint64_t kSeedKron = 0x5eed0037a11ce5ULL, kSeedValues = 0x7a1e5eed37ULL, kSeedX = 0x0ddba11c0ffeeULL;
 // Copy ceiling: 1 GiB each way, far larger than L2, so HBM is what is timed.
-static const size_t kCopyBytes = (size_t)1 << 30;
-static const size_t kCopyBytesSmall = (size_t)64 << 20;  // --small: sanitizer speed
-// The largest integer a float holds exactly; larger integer values are refused.
-static const long long kMaxExactInteger = 16777216;
+static const size_t kCopyBytes = (size_t)1 << 30, kCopyBytesSmall = (size_t)64 << 20;  // --small: sanitizer speed
 
 static_assert(kThreadsPerBlock % kWarpSize == 0, "a block is whole warps");
 static_assert(TILE_NNZ % 4 == 0, "the tile is loaded four nonzeros at a time");
 static_assert(kTileMaxRows <= kThreadsPerBlock, "one thread per tile row");
+static_assert((2LL * kKronEdgeFactor << kMaxKronScale) <= INT32_MAX, "kron offsets fit in int32");
 
 // ---------------------------------------------------------------- error macros
 
@@ -127,24 +109,14 @@ static_assert(kTileMaxRows <= kThreadsPerBlock, "one thread per tile row");
 
 // CSR: row r's entries are colIndices[rowOffsets[r] .. rowOffsets[r + 1]),
 // columns ascending, no duplicates. Offsets are int32 because cuSPARSE and
-// the kernels index with int; every builder refuses nnz above INT32_MAX.
+// the kernels index with int; every builder keeps nnz below 2^31.
 struct HostMatrix {
     char name[64];          // short id used in tables and the plot
     char description[192];  // one line for the reader
-    int rows;
-    int cols;
-    int nnz;
-    int* rowOffsets;  // rows + 1
-    int* colIndices;  // nnz
-    float* values;    // nnz
-    float* x;         // cols
-};
-
-// What the CPU knows about one matrix before any GPU runs.
-struct Reference {
-    double* y;       // rows: y = A * x accumulated in double
-    double* absSum;  // rows: sum |a_ij * x_j|, the scale of the rounding error
-    double checksum;
+    int rows, cols, nnz;
+    long long merged;          // a file's duplicate entries, summed by the reader; -1 when generated
+    int *rowOffsets, *colIndices;  // rows + 1, nnz
+    float *values, *x;             // nnz, cols
 };
 
 // The tile kernel's schedule. A normal tile is rows [rowBegin, rowEnd) whose
@@ -152,65 +124,44 @@ struct Reference {
 // chunk = 0 .. chunkCount - 1, placed next to each other. chunk = -1 marks a
 // normal tile. Built once per matrix on the host, like cuSPARSE's preprocess.
 struct RowBlock {
-    int rowBegin;
-    int rowEnd;
-    int chunk;
-    int chunkCount;
+    int rowBegin, rowEnd, chunk, chunkCount;
 };
 
-struct TileSchedule {
-    RowBlock* blocks;
-    int blockCount;
-    int longRows;     // rows split over several blocks
-    int chunkBlocks;  // blocks spent on them
-};
+enum InputKind { kInputFile, kInputStencil, kInputKron };
 
-// Everything one input needs on the host.
+// Everything one input needs on the host: what the command line asked for,
+// the matrix, what the CPU knows of it before any GPU runs, the tile schedule.
 struct Input {
+    InputKind kind;
+    const char* path;  // a file's
+    int size;          // a stencil's N or a graph's scale
     HostMatrix m;
-    Reference ref;
-    TileSchedule tiles;
+    double* refY;      // rows: y = A * x accumulated in double
+    double* absSum;    // rows: sum |a_ij * x_j|, the scale of the rounding error
+    double checksum;   // the sum of refY
+    RowBlock* blocks;  // the tile schedule: blockCount blocks, chunkBlocks of them for longRows rows
+    int blockCount, longRows, chunkBlocks;
     int subWarpLanes;
 };
 
 // Device side of one input, in one bag so a launcher takes one pointer.
 struct DeviceMatrix {
-    int rows;
-    int cols;
-    int nnz;
-    int* rowOffsets;
-    int* colIndices;
-    float* values;
-    float* x;
-    float* y;  // rows + kGuardFloats
-    RowBlock* blocks;
-    int blockCount;
-    float* chunkPartials;         // blockCount: one partial sum per chunk block
-    unsigned int* chunkArrivals;  // blockCount: chunks finished, per long row
+    int rows, cols, nnz, blockCount;
+    int *rowOffsets, *colIndices;
+    float *values, *x, *y;        // y: rows + kGuardFloats
+    RowBlock* blocks;             // blockCount each, as the next two:
+    float* chunkPartials;         // one partial sum per chunk block
+    unsigned int* chunkArrivals;  // chunks finished, per long row
 };
 
-static void freeMatrix(HostMatrix* m) {
-    free(m->rowOffsets);
-    free(m->colIndices);
-    free(m->values);
-    free(m->x);
-    m->rowOffsets = NULL;
-    m->colIndices = NULL;
-    m->values = NULL;
-    m->x = NULL;
+static void freeInputs(Input* in, int count) {
+    for (int i = 0; i < count; ++i) {
+        free(in[i].m.rowOffsets); free(in[i].m.colIndices); free(in[i].m.values); free(in[i].m.x);
+        free(in[i].refY); free(in[i].absSum); free(in[i].blocks);
+    }
 }
 
-static void freeInput(Input* in) {
-    freeMatrix(&in->m);
-    free(in->ref.y);
-    free(in->ref.absSum);
-    free(in->tiles.blocks);
-    in->ref.y = NULL;
-    in->ref.absSum = NULL;
-    in->tiles.blocks = NULL;
-}
-
-// ---------------------------------------------------------------- generator
+// ---------------------------------------------------------------- generators
 
 // splitmix64: a 64-bit counter through a good mixer. Used both as a stream
 // (the Kronecker edges) and as a hash of a position (values and x), so a
@@ -235,643 +186,482 @@ static float hashedValue(uint64_t seed, uint64_t a, uint64_t b) {
     return (h & 1) ? -magnitude : magnitude;
 }
 
-static void fillX(HostMatrix* m) {
-    for (int j = 0; j < m->cols; ++j) {
-        m->x[j] = hashedValue(kSeedX, (uint64_t)j, 0);
-    }
-}
-
+// The matrix's arrays for nnz entries, and x, drawn like the values. On
+// failure what was allocated stays in m, for freeInputs.
 static bool allocMatrix(HostMatrix* m, int rows, int cols, long long nnz) {
-    m->rows = rows;
-    m->cols = cols;
-    m->nnz = (int)nnz;
+    m->rows = rows, m->cols = cols, m->nnz = (int)nnz;
     m->rowOffsets = (int*)malloc(((size_t)rows + 1) * sizeof(int));
     m->colIndices = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
     m->values = (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float));
     m->x = (float*)malloc((size_t)cols * sizeof(float));
-    if (!m->rowOffsets || !m->colIndices || !m->values || !m->x) {
-        freeMatrix(m);
-        return false;
-    }
+    if (!m->rowOffsets || !m->colIndices || !m->values || !m->x) return false;
+    for (int j = 0; j < cols; ++j) m->x[j] = hashedValue(kSeedX, (uint64_t)j, 0);
     return true;
 }
 
 // The 7-point stencil on an n^3 grid, row = (z * n + y) * n + x. Columns are
 // written in ascending order: z-1, y-1, x-1, self, x+1, y+1, z+1.
 static bool makeStencil(int n, HostMatrix* m) {
-    const long long rows = (long long)n * n * n;
-    long long nnz = 0;
-    nnz = rows * 7 - 6LL * n * n;  // each of the 6 faces loses one neighbour
+    const int rows = n * n * n;
+    const long long nnz = rows * 7LL - 6LL * n * n;  // each of the 6 faces loses one neighbour
     snprintf(m->name, sizeof(m->name), "stencil-%d", n);
-    snprintf(m->description, sizeof(m->description),
-             "3D 7-point stencil (the Laplacian's pattern) on a %d^3 grid", n);
-    if (!allocMatrix(m, (int)rows, (int)rows, nnz)) {
-        return false;
-    }
+    snprintf(m->description, sizeof(m->description), "3D 7-point stencil (the Laplacian's pattern) on a %d^3 grid", n);
+    m->merged = -1;
+    if (!allocMatrix(m, rows, rows, nnz)) return false;
     int e = 0;
-    for (int z = 0; z < n; ++z) {
-        for (int y = 0; y < n; ++y) {
-            for (int x = 0; x < n; ++x) {
-                const int row = (z * n + y) * n + x;
-                m->rowOffsets[row] = e;
-                const int candidates[7] = {
-                    z > 0 ? row - n * n : -1, y > 0 ? row - n : -1,
-                    x > 0 ? row - 1 : -1,     row,
-                    x < n - 1 ? row + 1 : -1, y < n - 1 ? row + n : -1,
-                    z < n - 1 ? row + n * n : -1};
-                for (int k = 0; k < 7; ++k) {
-                    if (candidates[k] >= 0) {
-                        m->colIndices[e] = candidates[k];
-                        m->values[e] =
-                            hashedValue(kSeedValues, (uint64_t)row,
-                                        (uint64_t)candidates[k]);
-                        ++e;
-                    }
-                }
-            }
+    for (int row = 0; row < rows; ++row) {
+        const int x = row % n, y = row / n % n, z = row / n / n;
+        const int candidates[7] = {z > 0 ? row - n * n : -1, y > 0 ? row - n : -1, x > 0 ? row - 1 : -1, row,
+                                   x < n - 1 ? row + 1 : -1, y < n - 1 ? row + n : -1, z < n - 1 ? row + n * n : -1};
+        m->rowOffsets[row] = e;
+        for (int k = 0; k < 7; ++k) {
+            if (candidates[k] < 0) continue;
+            m->colIndices[e] = candidates[k];
+            m->values[e++] = hashedValue(kSeedValues, (uint64_t)row, (uint64_t)candidates[k]);
         }
     }
     m->rowOffsets[rows] = e;
-    fillX(m);
     return e == nnz;
 }
 
+static int compareInts(const void* a, const void* b) { return (*(const int*)a > *(const int*)b) - (*(const int*)a < *(const int*)b); }
+
 // A Graph500 Kronecker graph: 16 * 2^scale edges, each placed by descending
-// scale levels of a 2x2 initiator; vertex labels then shuffled (Graph500 does
-// this so that high degree is not also low index). Self loops are dropped;
-// the graph is made symmetric; a repeated edge is stored once (the pattern is
-// a graph, and the same edge twice is still one edge). Values come from the
-// position hash, so A is symmetric in pattern but not in value.
+// `scale` levels of the 2x2 initiator (quadrants A, B, C, D = 1 - A - B - C),
+// then the vertex labels shuffled by the same stream (Fisher-Yates), as
+// Graph500 does so that high degree is not also low index. Self loops are
+// dropped, every edge is stored both ways and a repeated edge once (the
+// pattern is a graph, and the same edge twice is still one edge). Values come
+// from the position hash, so A is symmetric in pattern but not in value.
 static bool makeKron(int scale, HostMatrix* m) {
     const int n = 1 << scale;
     const long long edges = (long long)kKronEdgeFactor << scale;
     snprintf(m->name, sizeof(m->name), "kron-%d", scale);
     snprintf(m->description, sizeof(m->description),
-             "Graph500 Kronecker graph, scale %d, edge factor %d, symmetric, "
-             "duplicates stored once",
-             scale, kKronEdgeFactor);
-    m->rowOffsets = NULL;
-    m->colIndices = NULL;
-    m->values = NULL;
-    m->x = NULL;
-
+             "Graph500 Kronecker graph, scale %d, edge factor %d, symmetric, duplicates stored once", scale, kKronEdgeFactor);
+    m->merged = -1;
     int* from = (int*)malloc((size_t)edges * sizeof(int));
     int* to = (int*)malloc((size_t)edges * sizeof(int));
     int* label = (int*)malloc((size_t)n * sizeof(int));
     long long* offsets = (long long*)calloc((size_t)n + 1, sizeof(long long));
-    if (!from || !to || !label || !offsets) {
-        free(from); free(to); free(label); free(offsets);
-        return false;
-    }
+    bool ok = from && to && label && offsets;
     uint64_t state = kSeedKron;
-    const double ab = kKronA + kKronB;
-    const double abc = ab + kKronC;
-    for (long long e = 0; e < edges; ++e) {
-        int u = 0;
-        int v = 0;
+    const double ab = kKronA + kKronB, abc = ab + kKronC;
+    for (long long e = 0; ok && e < edges; ++e) {
+        from[e] = to[e] = 0;
         for (int bit = scale - 1; bit >= 0; --bit) {
             const double r = uniform01(&state);
-            if (r >= kKronA && r < ab) {
-                v |= 1 << bit;
-            } else if (r >= ab && r < abc) {
-                u |= 1 << bit;
-            } else if (r >= abc) {
-                u |= 1 << bit;
-                v |= 1 << bit;
-            }
+            if (r >= kKronA && r < ab) to[e] |= 1 << bit;
+            else if (r >= ab && r < abc) from[e] |= 1 << bit;
+            else if (r >= abc) { from[e] |= 1 << bit; to[e] |= 1 << bit; }
         }
-        from[e] = u;
-        to[e] = v;
     }
-    // Fisher-Yates shuffle of the labels, same stream, so still fixed.
-    for (int i = 0; i < n; ++i) {
-        label[i] = i;
-    }
-    for (int i = n - 1; i > 0; --i) {
-        const int j = (int)(uniform01(&state) * (i + 1));
-        const int t = label[i];
+    for (int i = 0; ok && i < n; ++i) label[i] = i;
+    for (int i = n - 1; ok && i > 0; --i) {
+        const int j = (int)(uniform01(&state) * (i + 1)), t = label[i];
         label[i] = label[j];
         label[j] = t;
     }
-
-    // Counting sort into CSR, both directions of every edge.
-    for (long long e = 0; e < edges; ++e) {
+    // A counting sort by row, both directions of every edge, straight into
+    // the matrix (rowOffsets serving as the cursors); then each row sorted,
+    // its duplicates squeezed out in place, the first of each run kept.
+    for (long long e = 0; ok && e < edges; ++e) {
         from[e] = label[from[e]];
         to[e] = label[to[e]];
-        if (from[e] != to[e]) {
-            ++offsets[from[e] + 1];
-            ++offsets[to[e] + 1];
+        if (from[e] != to[e]) { ++offsets[from[e] + 1]; ++offsets[to[e] + 1]; }
+    }
+    for (int r = 0; ok && r < n; ++r) offsets[r + 1] += offsets[r];
+    ok = ok && allocMatrix(m, n, n, offsets[n]);
+    for (int r = 0; ok && r < n; ++r) m->rowOffsets[r] = (int)offsets[r];
+    for (long long e = 0; ok && e < edges; ++e) {
+        if (from[e] != to[e]) { m->colIndices[m->rowOffsets[from[e]]++] = to[e]; m->colIndices[m->rowOffsets[to[e]]++] = from[e]; }
+    }
+    for (int r = 0, kept = 0; ok && r <= n; ++r) {
+        m->rowOffsets[r] = m->nnz = kept;
+        if (r < n) qsort(m->colIndices + offsets[r], (size_t)(offsets[r + 1] - offsets[r]), sizeof(int), compareInts);
+        for (long long e = offsets[r]; r < n && e < offsets[r + 1]; ++e) {
+            const int col = m->colIndices[e];
+            if (e > offsets[r] && col == m->colIndices[e - 1]) continue;
+            m->colIndices[kept] = col;
+            m->values[kept++] = hashedValue(kSeedValues, (uint64_t)r, (uint64_t)col);
         }
     }
-    free(label);
-    for (int r = 0; r < n; ++r) {
-        offsets[r + 1] += offsets[r];
-    }
-    const long long stored = offsets[n];
-    int* scattered = (int*)malloc((size_t)(stored > 0 ? stored : 1) * sizeof(int));
-    long long* cursor = (long long*)malloc((size_t)n * sizeof(long long));
-    if (!scattered || !cursor) {
-        free(from); free(to); free(offsets); free(scattered); free(cursor);
-        return false;
-    }
-    memcpy(cursor, offsets, (size_t)n * sizeof(long long));
-    for (long long e = 0; e < edges; ++e) {
-        if (from[e] != to[e]) {
-            scattered[cursor[from[e]]++] = to[e];
-            scattered[cursor[to[e]]++] = from[e];
-        }
-    }
-    free(from);
-    free(to);
-
-    // Sorting every row without a sort: walk the rows in ascending order and
-    // append r to the row of each neighbour. That builds the transpose, whose
-    // rows come out ascending; and because every edge went in both ways, the
-    // transpose is the same multiset of entries.
-    int* sorted = (int*)malloc((size_t)(stored > 0 ? stored : 1) * sizeof(int));
-    if (!sorted) {
-        free(scattered); free(cursor); free(offsets);
-        return false;
-    }
-    memcpy(cursor, offsets, (size_t)n * sizeof(long long));
-    for (int r = 0; r < n; ++r) {
-        for (long long e = offsets[r]; e < offsets[r + 1]; ++e) {
-            sorted[cursor[scattered[e]]++] = r;
-        }
-    }
-    free(scattered);
-    free(cursor);
-
-    // Duplicates sit next to each other now; keep the first of each run.
-    long long kept = 0;
-    for (int r = 0; r < n; ++r) {
-        const long long begin = offsets[r];
-        const long long end = offsets[r + 1];
-        offsets[r] = kept;
-        for (long long e = begin; e < end; ++e) {
-            if (e == begin || sorted[e] != sorted[e - 1]) {
-                sorted[kept++] = sorted[e];
-            }
-        }
-    }
-    offsets[n] = kept;
-    if (kept > INT32_MAX) {
-        free(sorted); free(offsets);
-        return false;
-    }
-    if (!allocMatrix(m, n, n, kept)) {
-        free(sorted); free(offsets);
-        return false;
-    }
-    for (int r = 0; r <= n; ++r) {
-        m->rowOffsets[r] = (int)offsets[r];
-    }
-    for (int r = 0; r < n; ++r) {
-        for (int e = m->rowOffsets[r]; e < m->rowOffsets[r + 1]; ++e) {
-            m->colIndices[e] = sorted[e];
-            m->values[e] = hashedValue(kSeedValues, (uint64_t)r, (uint64_t)sorted[e]);
-        }
-    }
-    free(sorted);
-    free(offsets);
-    fillX(m);
-    return true;
+    free(from); free(to); free(label); free(offsets);
+    return ok;
 }
 
-// ---------------------------------------------------------------- loader
+// ---------------------------------------------------------------- input loader
 
-// One stored entry while the file is read: the line it came from is kept so
-// a duplicate can be reported by line.
-struct Entry {
-    int row;
-    int col;
-    float value;
-    long long line;
-};
+// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
+// mmRead() turns a Matrix Market `coordinate` file into 0-based COO triples
+// sorted by (row, column), duplicates summed, a symmetric file's entries
+// standing for both (i, j) and (j, i). It refuses everything else with one
+// line on stderr, `FILE: line N: what is wrong`, indices quoted 1-based as the
+// file has them, and leaves nothing allocated. Arrays grow with the entries
+// actually read, never with the size line's claims, so a lying header cannot
+// make it allocate gigabytes.
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static int compareEntries(const void* a, const void* b) {
-    const Entry* p = (const Entry*)a;
-    const Entry* q = (const Entry*)b;
-    if (p->row != q->row) return p->row < q->row ? -1 : 1;
-    if (p->col != q->col) return p->col < q->col ? -1 : 1;
-    if (p->line != q->line) return p->line < q->line ? -1 : 1;
-    return 0;
+enum MmField { MM_REAL, MM_INTEGER, MM_PATTERN };
+enum MmSymmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
+// One entry in 16 bytes, so that sorting moves one cache line's share, not three.
+typedef struct { int row, col; double val; } MmEntry;  // 0-based; val 1.0 in a pattern file
+typedef struct {
+    int rows, cols;
+    enum MmField field;
+    enum MmSymmetry symmetry;
+    long long declared;  // entries on the size line
+    long long merged;    // duplicate entries summed into an earlier one
+    int entries;         // stored entries after expansion and merging
+    MmEntry* entry;      // sorted by (row, col)
+} MmMatrix;
+
+// Per-row and per-column arrays cost about this much a row and a column (an
+// int offset and a float of x or y each side); a matrix may take this many
+// bytes of them, or a fixed floor, for each entry it stores. Beyond that the
+// dimensions are not a sparse matrix's but a typo's.
+#define MM_BYTES_PER_DIM 8LL
+#define MM_DIM_BYTES_PER_ENTRY 64LL
+#define MM_DIM_BYTES_FLOOR (256LL << 20)
+#define MM_MAX_LINE (64 << 20)  // a longer line is not a Matrix Market line
+
+typedef struct { FILE* f; const char* path; char* buf; long cap, start, end; long long line; int eof; } MmLines;
+
+static void mmFree(MmMatrix* m) {
+    free(m->entry);
+    m->entry = NULL;
+    m->entries = 0;
 }
 
-// Reads one line; returns 0 at end of file, -1 for a line longer than the
-// buffer, 1 otherwise. The newline is removed.
-static int readLine(FILE* f, char* line, int cap) {
-    if (fgets(line, cap, f) == NULL) {
-        return 0;
-    }
-    size_t len = strlen(line);
-    if (len > 0 && line[len - 1] == '\n') {
-        line[--len] = '\0';
-        if (len > 0 && line[len - 1] == '\r') {
-            line[--len] = '\0';
-        }
-        return 1;
-    }
-    if (len + 1 >= (size_t)cap && !feof(f)) {
-        return -1;
-    }
+static int mmFail(const MmLines* r, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: line %lld: ", r->path, r->line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
     return 1;
 }
 
-static bool isBlank(const char* s) {
-    for (; *s; ++s) {
-        if (*s != ' ' && *s != '\t') return false;
-    }
-    return true;
-}
-
-// Splits on blanks, in place. Returns the token count (up to cap).
-static int splitTokens(char* s, char** tokens, int cap) {
-    int count = 0;
-    char* p = s;
-    while (*p) {
-        while (*p == ' ' || *p == '\t') ++p;
-        if (!*p) break;
-        if (count < cap) tokens[count] = p;
-        ++count;
-        while (*p && *p != ' ' && *p != '\t') ++p;
-        if (*p) *p++ = '\0';
-    }
-    return count;
-}
-
-// A whole token as a decimal integer, or false.
-static bool parseInteger(const char* s, long long* out) {
-    if (*s == '\0') return false;
-    char* end = NULL;
-    errno = 0;
-    const long long v = strtoll(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE) return false;
-    *out = v;
-    return true;
-}
-
-static bool parseReal(const char* s, double* out) {
-    if (*s == '\0') return false;
-    char* end = NULL;
-    errno = 0;
-    const double v = strtod(s, &end);
-    if (*end != '\0') return false;
-    *out = v;
-    return true;
-}
-
-static void lowercase(char* s) {
-    for (; *s; ++s) {
-        if (*s >= 'A' && *s <= 'Z') *s = (char)(*s - 'A' + 'a');
+// Next line, NUL-terminated, CR and LF stripped; NULL at end of file. -1 in
+// *err on a read error or an overlong line (already reported).
+static char* mmNextLine(MmLines* r, int* err) {
+    for (;;) {
+        char* nl = (char*)memchr(r->buf + r->start, '\n', (size_t)(r->end - r->start));
+        if (nl || (r->eof && r->end > r->start)) {
+            char* s = r->buf + r->start;
+            long len = nl ? (long)(nl - s) : r->end - r->start;
+            r->start += len + (nl ? 1 : 0);
+            if (len > 0 && s[len - 1] == '\r') len--;
+            s[len] = '\0';  // the buffer keeps one spare byte for this
+            r->line++;
+            return s;
+        }
+        if (r->eof) return NULL;
+        memmove(r->buf, r->buf + r->start, (size_t)(r->end - r->start));
+        r->end -= r->start; r->start = 0;
+        if (r->end + 1 >= r->cap) {
+            if (r->cap >= MM_MAX_LINE) { r->line++; *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE); return NULL; }
+            char* bigger = (char*)realloc(r->buf, (size_t)r->cap * 2);
+            if (!bigger) { *err = mmFail(r, "out of host memory for a long line"); return NULL; }
+            r->buf = bigger; r->cap *= 2;
+        }
+        size_t got = fread(r->buf + r->end, 1, (size_t)(r->cap - 1 - r->end), r->f);
+        r->end += (long)got;
+        if (got == 0) {
+            if (ferror(r->f)) { fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno)); *err = 1; return NULL; }
+            r->eof = 1;
+        }
     }
 }
 
-enum Field { kFieldReal, kFieldInteger, kFieldPattern };
+static int mmSplit(char* s, char** tok, int cap) {
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) return n;
+        if (n < cap) tok[n] = s;
+        n++;
+        while (*s && *s != ' ' && *s != '\t') s++;
+        if (*s) *s++ = '\0';
+    }
+}
 
-// Reads a Matrix Market coordinate file into CSR. Refuses, naming the file
-// and the line, at the first thing it cannot vouch for; a matrix with one
-// bad entry is a wrong answer, not a warning. Duplicate entries are refused
-// rather than summed: a file that lists (i, j) twice was most likely written
-// wrong, and summing would hide that.
+static int mmIsBlank(const char* s) { while (*s == ' ' || *s == '\t') s++; return *s == '\0'; }
+
+// 1 when s is a whole decimal integer; *overflow when it is one too big for
+// long long. Digits by hand: strtoll's locale and base handling cost more
+// than the rest of an entry.
+static int mmInteger(const char* s, long long* out, int* overflow) {
+    int neg = *s == '-';
+    if (*s == '+' || *s == '-') s++;
+    unsigned long long v = 0;
+    const char* first = s;
+    *overflow = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > (unsigned long long)LLONG_MAX / 10) *overflow = 1;
+        v = v * 10 + (unsigned long long)(*s - '0');
+    }
+    if (v > (unsigned long long)LLONG_MAX) *overflow = 1;
+    *out = *overflow ? LLONG_MAX : neg ? -(long long)v : (long long)v;
+    return s != first && *s == '\0';
+}
+
+// A decimal of at most 15 digits times a power of ten within 10^22 is two
+// exact doubles and one rounding, so it equals strtod's correctly rounded
+// answer (Clinger's fast path); anything else goes to strtod itself.
+static double mmValue(const char* s, char** end) {
+    static const double kPow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* p = s;
+    int neg = *p == '-', digits = 0, scale = 0, exponent = 0;
+    unsigned long long mantissa = 0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
+    if (*p == '+' || *p == '-') p++;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) mantissa = mantissa * 10 + (*p - '0');
+    if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--) mantissa = mantissa * 10 + (*p - '0');
+    if (digits > 0 && digits <= 15 && (*p == 'e' || *p == 'E')) {
+        long long e;
+        int over;
+        if (mmInteger(p + 1, &e, &over) && !over && e > -400 && e < 400) { exponent = (int)e; p += strlen(p); }
+    }
+    scale += exponent;
+    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22) return strtod(s, end);
+    *end = (char*)p;
+    double v = scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
+    return neg ? -v : v;
+}
+
+// Grows the entry array to hold at least `need` entries.
+static int mmReserve(MmMatrix* m, long long need, long long* cap) {
+    if (need <= *cap) return 0;
+    long long c = *cap ? *cap * 2 : 1024;
+    if (c < need) c = need;
+    MmEntry* bigger = (MmEntry*)realloc(m->entry, (size_t)c * sizeof(MmEntry));
+    if (!bigger) return 1;
+    m->entry = bigger;
+    *cap = c;
+    return 0;
+}
+
+static int mmHeader(MmLines* r, MmMatrix* m) {
+    int err = 0;
+    char* s = mmNextLine(r, &err);
+    if (err) return 1;
+    if (!s) { r->line = 1; return mmFail(r, "empty file, expected a %%%%MatrixMarket banner"); }
+    char* tok[6];
+    int n = mmSplit(s, tok, 6);
+    for (int i = 0; i < n && i < 5; i++) for (char* c = tok[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
+    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0) return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
+    if (n != 5) return mmFail(r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words", n);
+    if (strcmp(tok[1], "matrix") != 0) return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
+    if (strcmp(tok[2], "coordinate") != 0) return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
+    if (!strcmp(tok[3], "real")) m->field = MM_REAL;
+    else if (!strcmp(tok[3], "integer")) m->field = MM_INTEGER;
+    else if (!strcmp(tok[3], "pattern")) m->field = MM_PATTERN;
+    else return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
+    if (!strcmp(tok[4], "general")) m->symmetry = MM_GENERAL;
+    else if (!strcmp(tok[4], "symmetric")) m->symmetry = MM_SYMMETRIC;
+    else if (!strcmp(tok[4], "skew-symmetric")) m->symmetry = MM_SKEW_SYMMETRIC;
+    else return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)", tok[4]);
+    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC) return mmFail(r, "a pattern matrix cannot be skew-symmetric");
+
+    while ((s = mmNextLine(r, &err)) && (s[0] == '%' || mmIsBlank(s))) {}
+    if (err) return 1;
+    if (!s) { r->line++; return mmFail(r, "end of file before the size line `ROWS COLS ENTRIES`"); }
+    long long size[3];
+    int overflow = 0, over;
+    n = mmSplit(s, tok, 6);
+    if (n != 3) return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
+    for (int i = 0; i < 3; i++) {
+        if (!mmInteger(tok[i], &size[i], &over)) return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
+        if (size[i] < 0) return mmFail(r, "bad size line: '%s' is negative", tok[i]);
+        overflow |= over;
+    }
+    if (overflow || size[0] > INT_MAX || size[1] > INT_MAX || size[2] > INT_MAX)
+        return mmFail(r, "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must be below 2^31)", tok[0], tok[1], tok[2]);
+    if (m->symmetry != MM_GENERAL && size[0] != size[1])
+        return mmFail(r, "a %s matrix must be square, not %lld x %lld", m->symmetry == MM_SYMMETRIC ? "symmetric" : "skew-symmetric", size[0], size[1]);
+    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2);
+    long long allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
+    if (allowed < MM_DIM_BYTES_FLOOR) allowed = MM_DIM_BYTES_FLOOR;
+    if (dimBytes > allowed)
+        return mmFail(r, "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays (at most %lld for this many entries)",
+                      size[0], size[1], size[2], dimBytes, allowed);
+    m->rows = (int)size[0]; m->cols = (int)size[1]; m->declared = size[2];
+    return 0;
+}
+
+static int mmEntries(MmLines* r, MmMatrix* m, long long* count) {
+    const int want = m->field == MM_PATTERN ? 2 : 3;
+    long long cap = 0, seen = 0;
+    char* s;
+    int err = 0;
+    while ((s = mmNextLine(r, &err))) {
+        if (s[0] == '%' || mmIsBlank(s)) continue;
+        if (seen == m->declared) return mmFail(r, "more entries than the %lld declared", m->declared);
+        char* tok[4];
+        int n = mmSplit(s, tok, 4);
+        if (n != want) return mmFail(r, want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields", n);
+        long long ij[2];
+        int over;
+        for (int k = 0; k < 2; k++) {
+            const char* what = k == 0 ? "row" : "column";
+            long long hi = k == 0 ? m->rows : m->cols;
+            if (!mmInteger(tok[k], &ij[k], &over)) return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
+            if (over || ij[k] < 1 || ij[k] > hi) return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k], hi);
+        }
+        double v = 1.0;
+        if (want == 3) {
+            char* end;
+            long long iv;
+            if (m->field == MM_INTEGER && !mmInteger(tok[2], &iv, &over)) return mmFail(r, "value '%s' is not an integer (the field is integer)", tok[2]);
+            v = mmValue(tok[2], &end);
+            if (end == tok[2] || *end != '\0') return mmFail(r, "value '%s' is not a number", tok[2]);
+            if (!(fabs(v) <= FLT_MAX)) return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
+        }
+        if (m->symmetry == MM_SKEW_SYMMETRIC && ij[0] == ij[1])
+            return mmFail(r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero", ij[0], ij[1]);
+        int mirror = m->symmetry != MM_GENERAL && ij[0] != ij[1];
+        if (*count + 1 + mirror > INT_MAX) return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets", INT_MAX);
+        if (mmReserve(m, *count + 2, &cap)) return mmFail(r, "out of host memory after %lld entries", *count);
+        MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v};
+        m->entry[(*count)++] = e;
+        if (mirror) {
+            MmEntry t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
+            m->entry[(*count)++] = t;
+        }
+        seen++;
+    }
+    if (err) return 1;
+    if (seen < m->declared) { r->line++; return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared); }
+    return 0;
+}
+
+static int mmByColumn(const void* a, const void* b) {
+    int x = ((const MmEntry*)a)->col, y = ((const MmEntry*)b)->col;
+    return (x > y) - (x < y);
+}
+
+// A counting sort by row (skipped when the file is in row order already),
+// then each row sorted by column: O(entries + rows) moves and short sorts.
+// Duplicates are then neighbours and are summed.
+static int mmSortAndMerge(MmMatrix* m, long long n) {
+    long long e = 1;
+    while (e < n && m->entry[e - 1].row <= m->entry[e].row) e++;
+    const int inRowOrder = e >= n;
+    int* rowStart = (int*)calloc((size_t)m->rows + 1, sizeof(int));
+    if (!rowStart) return 1;
+    for (e = 0; e < n; e++) rowStart[m->entry[e].row + 1]++;
+    for (int i = 0; i < m->rows; i++) rowStart[i + 1] += rowStart[i];
+    if (!inRowOrder) {
+        int* next = (int*)malloc(((size_t)m->rows + 1) * sizeof(int));
+        MmEntry* sorted = (MmEntry*)malloc((size_t)(n ? n : 1) * sizeof(MmEntry));
+        if (!next || !sorted) { free(next); free(sorted); free(rowStart); return 1; }
+        memcpy(next, rowStart, ((size_t)m->rows + 1) * sizeof(int));
+        for (e = 0; e < n; e++) sorted[next[m->entry[e].row]++] = m->entry[e];
+        free(next);
+        free(m->entry);
+        m->entry = sorted;
+    }
+    for (int i = 0; i < m->rows; i++) {
+        MmEntry* row = m->entry + rowStart[i];
+        int len = rowStart[i + 1] - rowStart[i];
+        if (len > 32) { qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn); continue; }
+        for (int k = 1; k < len; k++)  // short rows: an insertion sort beats qsort's calls
+            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) { MmEntry t = row[j]; row[j] = row[j - 1]; row[j - 1] = t; }
+    }
+    free(rowStart);
+    long long kept = 0;
+    for (e = 0; e < n; e++) {
+        if (kept > 0 && m->entry[e].row == m->entry[kept - 1].row && m->entry[e].col == m->entry[kept - 1].col) { m->entry[kept - 1].val += m->entry[e].val; continue; }
+        m->entry[kept++] = m->entry[e];
+    }
+    m->merged = n - kept;
+    m->entries = (int)kept;
+    return 0;
+}
+
+// 0 on success; 1 after printing the one line that says why, with nothing held.
+static int mmRead(const char* path, MmMatrix* m) {
+    memset(m, 0, sizeof(*m));
+    MmLines r = {NULL, path, NULL, 1 << 20, 0, 0, 0, 0};
+    r.f = fopen(path, "rb");
+    if (!r.f) { fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)); return 1; }
+    r.buf = (char*)malloc((size_t)r.cap);
+    long long count = 0;
+    int failed = !r.buf ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : mmHeader(&r, m);
+    if (!failed) failed = mmEntries(&r, m, &count);
+    if (!failed && mmSortAndMerge(m, count)) failed = mmFail(&r, "out of host memory sorting %lld entries", count);
+    free(r.buf);
+    fclose(r.f);
+    if (failed) mmFree(m);
+    return failed;
+}
+// ---- end common/mmio.h ----
+
+// The lesson's CSR from the reader's entries, sorted by (row, column) with
+// duplicates summed: a count per row and a prefix sum. A pattern file has no
+// values, and a file whose values are all equal could not show a kernel that
+// pairs a value with the wrong entry: both take values from the position
+// hash, as the generated inputs do (of the lower-triangle position, so that
+// a symmetric file stays symmetric). SpMV needs no square matrix, but an entry.
 static bool loadMatrixMarket(const char* path, HostMatrix* m) {
-    m->rowOffsets = NULL;
-    m->colIndices = NULL;
-    m->values = NULL;
-    m->x = NULL;
+    static const char* const kFields[] = {"real", "integer", "pattern"};
+    static const char* const kSymmetry[] = {"general", "symmetric, both triangles stored", "skew-symmetric, both triangles stored"};
+    MmMatrix mm;
+    if (mmRead(path, &mm) != 0) return false;
+    bool allEqual = true, ok = mm.entries > 0;
+    if (!ok) fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows, mm.cols);
+    for (int e = 1; e < mm.entries && allEqual; ++e) allEqual = mm.entry[e].val == mm.entry[0].val;
+    const bool hashed = mm.field == MM_PATTERN || allEqual;
     const char* base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    snprintf(m->name, sizeof(m->name), "%.*s", 40, base);
+    snprintf(m->name, sizeof(m->name), "%.*s", 40, base ? base + 1 : path);
     char* dot = strrchr(m->name, '.');
     if (dot && dot != m->name) *dot = '\0';
-
-    FILE* f = fopen(path, "r");
-    if (f == NULL) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return false;
+    snprintf(m->description, sizeof(m->description), "Matrix Market file %.100s (%s %s%s)", path, kFields[mm.field],
+             kSymmetry[mm.symmetry], hashed && mm.field != MM_PATTERN ? ", all values equal, so hashed instead" : "");
+    m->merged = mm.merged;
+    if (ok && !(ok = allocMatrix(m, mm.rows, mm.cols, mm.entries))) fprintf(stderr, "%s: out of host memory\n", path);
+    if (ok) memset(m->rowOffsets, 0, ((size_t)mm.rows + 1) * sizeof(int));
+    for (int e = 0; ok && e < mm.entries; ++e) {
+        const MmEntry t = mm.entry[e];
+        const bool upper = mm.symmetry != MM_GENERAL && t.col > t.row;
+        ++m->rowOffsets[t.row + 1];
+        m->colIndices[e] = t.col;
+        m->values[e] = !hashed ? (float)t.val
+                               : hashedValue(kSeedValues, (uint64_t)(upper ? t.col : t.row), (uint64_t)(upper ? t.row : t.col));
     }
-    char line[kMaxLineLength];
-    char* tokens[8];
-    long long lineNo = 1;
-    Entry* entries = NULL;
-
-    // The banner.
-    int got = readLine(f, line, sizeof(line));
-    if (got == 0) {
-        fprintf(stderr, "%s: line 1: empty file, expected a %%%%MatrixMarket banner\n", path);
-        fclose(f);
-        return false;
-    }
-    if (got < 0) {
-        fprintf(stderr, "%s: line 1: line longer than %d characters\n", path, kMaxLineLength - 2);
-        fclose(f);
-        return false;
-    }
-    int count = splitTokens(line, tokens, 8);
-    if (count < 1 || strcmp(tokens[0], "%%MatrixMarket") != 0) {
-        fprintf(stderr, "%s: line 1: not a Matrix Market file (no %%%%MatrixMarket banner)\n", path);
-        fclose(f);
-        return false;
-    }
-    if (count != 5) {
-        fprintf(stderr, "%s: line 1: banner needs 4 words after %%%%MatrixMarket, found %d\n",
-                path, count - 1);
-        fclose(f);
-        return false;
-    }
-    for (int t = 1; t < 5; ++t) lowercase(tokens[t]);
-    if (strcmp(tokens[1], "matrix") != 0) {
-        fprintf(stderr, "%s: line 1: unsupported object '%s' (want matrix)\n", path, tokens[1]);
-        fclose(f);
-        return false;
-    }
-    if (strcmp(tokens[2], "coordinate") != 0) {
-        fprintf(stderr, "%s: line 1: unsupported format '%s' (want coordinate)\n", path, tokens[2]);
-        fclose(f);
-        return false;
-    }
-    Field field;
-    if (strcmp(tokens[3], "real") == 0) {
-        field = kFieldReal;
-    } else if (strcmp(tokens[3], "integer") == 0) {
-        field = kFieldInteger;
-    } else if (strcmp(tokens[3], "pattern") == 0) {
-        field = kFieldPattern;
-    } else {
-        fprintf(stderr, "%s: line 1: unsupported field '%s' (want real, integer or pattern)\n",
-                path, tokens[3]);
-        fclose(f);
-        return false;
-    }
-    bool symmetric;
-    if (strcmp(tokens[4], "general") == 0) {
-        symmetric = false;
-    } else if (strcmp(tokens[4], "symmetric") == 0) {
-        symmetric = true;
-    } else {
-        fprintf(stderr, "%s: line 1: unsupported symmetry '%s' (want general or symmetric)\n",
-                path, tokens[4]);
-        fclose(f);
-        return false;
-    }
-
-    // The size line: the first line after the banner that is neither a
-    // comment nor blank.
-    for (;;) {
-        ++lineNo;
-        got = readLine(f, line, sizeof(line));
-        if (got == 0) {
-            fprintf(stderr, "%s: line %lld: end of file before the size line\n", path, lineNo);
-            fclose(f);
-            return false;
-        }
-        if (got < 0) {
-            fprintf(stderr, "%s: line %lld: line longer than %d characters\n", path, lineNo,
-                    kMaxLineLength - 2);
-            fclose(f);
-            return false;
-        }
-        if (line[0] != '%' && !isBlank(line)) break;
-    }
-    long long rows = 0, cols = 0, declared = 0;
-    count = splitTokens(line, tokens, 8);
-    if (count != 3 || !parseInteger(tokens[0], &rows) || !parseInteger(tokens[1], &cols) ||
-        !parseInteger(tokens[2], &declared)) {
-        fprintf(stderr, "%s: line %lld: bad size line, want ROWS COLS ENTRIES as integers\n",
-                path, lineNo);
-        fclose(f);
-        return false;
-    }
-    if (rows < 1 || cols < 1 || declared < 1) {
-        fprintf(stderr, "%s: line %lld: bad size line, rows, columns and entries must be at least 1\n",
-                path, lineNo);
-        fclose(f);
-        return false;
-    }
-    // int32 indices and offsets: rows, columns and stored entries must fit.
-    // A symmetric file stores each off-diagonal entry once and we store it
-    // twice, so its entries count double.
-    const long long storedBound = symmetric ? 2 * declared : declared;
-    if (rows > INT32_MAX - 1 || cols > INT32_MAX - 1 || storedBound > INT32_MAX) {
-        fprintf(stderr, "%s: line %lld: sizes too large for 32-bit indices "
-                "(rows, columns and stored entries must be below 2^31)\n", path, lineNo);
-        fclose(f);
-        return false;
-    }
-    // rows * cols fits in 64 bits here, because both are below 2^31.
-    if (declared > rows * cols) {
-        fprintf(stderr, "%s: line %lld: %lld entries declared, more than the %lld x %lld cells\n",
-                path, lineNo, declared, rows, cols);
-        fclose(f);
-        return false;
-    }
-    if (symmetric && rows != cols) {
-        fprintf(stderr, "%s: line %lld: a symmetric matrix must be square, not %lld x %lld\n",
-                path, lineNo, rows, cols);
-        fclose(f);
-        return false;
-    }
-
-    // The entries. The array grows as lines arrive rather than trusting the
-    // declared count, so a lying header cannot make us allocate gigabytes.
-    long long capacity = storedBound < 4096 ? storedBound : 4096;
-    long long stored = 0;
-    long long read = 0;
-    entries = (Entry*)malloc((size_t)capacity * sizeof(Entry));
-    const int wantTokens = field == kFieldPattern ? 2 : 3;
-    const char* wantShape = field == kFieldPattern ? "ROW COL" : "ROW COL VALUE";
-    bool ok = entries != NULL;
-    while (ok) {
-        ++lineNo;
-        got = readLine(f, line, sizeof(line));
-        if (got == 0) break;
-        if (got < 0) {
-            fprintf(stderr, "%s: line %lld: line longer than %d characters\n", path, lineNo,
-                    kMaxLineLength - 2);
-            ok = false;
-            break;
-        }
-        if (line[0] == '%' || isBlank(line)) continue;
-        if (read == declared) {
-            fprintf(stderr, "%s: line %lld: more entries than the %lld declared\n", path, lineNo,
-                    declared);
-            ok = false;
-            break;
-        }
-        count = splitTokens(line, tokens, 8);
-        if (count != wantTokens) {
-            fprintf(stderr, "%s: line %lld: want %s, found %d fields\n", path, lineNo, wantShape,
-                    count);
-            ok = false;
-            break;
-        }
-        long long i = 0, j = 0;
-        if (!parseInteger(tokens[0], &i) || !parseInteger(tokens[1], &j)) {
-            fprintf(stderr, "%s: line %lld: index '%s' is not an integer\n", path, lineNo,
-                    parseInteger(tokens[0], &i) ? tokens[1] : tokens[0]);
-            ok = false;
-            break;
-        }
-        if (i < 1 || i > rows || j < 1 || j > cols) {
-            const bool rowBad = i < 1 || i > rows;
-            fprintf(stderr, "%s: line %lld: %s index %lld outside 1..%lld (indices are 1-based)\n",
-                    path, lineNo, rowBad ? "row" : "column", rowBad ? i : j,
-                    rowBad ? rows : cols);
-            ok = false;
-            break;
-        }
-        if (symmetric && j > i) {
-            fprintf(stderr, "%s: line %lld: entry (%lld, %lld) above the diagonal; a symmetric "
-                    "file stores the lower triangle only\n", path, lineNo, i, j);
-            ok = false;
-            break;
-        }
-        float value = 0.0f;
-        if (field == kFieldPattern) {
-            // All-ones values would hide a wrong column index, so a pattern
-            // file's entries take values from the position hash instead.
-            value = hashedValue(kSeedValues, (uint64_t)(i - 1), (uint64_t)(j - 1));
-        } else if (field == kFieldInteger) {
-            long long v = 0;
-            if (!parseInteger(tokens[2], &v)) {
-                fprintf(stderr, "%s: line %lld: value '%s' is not an integer\n", path, lineNo,
-                        tokens[2]);
-                ok = false;
-                break;
-            }
-            if (v > kMaxExactInteger || v < -kMaxExactInteger) {
-                fprintf(stderr, "%s: line %lld: integer value %lld is not exact in fp32 "
-                        "(magnitude above 2^24)\n", path, lineNo, v);
-                ok = false;
-                break;
-            }
-            value = (float)v;
-        } else {
-            double v = 0.0;
-            if (!parseReal(tokens[2], &v)) {
-                fprintf(stderr, "%s: line %lld: value '%s' is not a number\n", path, lineNo,
-                        tokens[2]);
-                ok = false;
-                break;
-            }
-            if (!(fabs(v) <= 3.4028234663852886e38)) {
-                fprintf(stderr, "%s: line %lld: value '%s' is not a finite fp32 number\n", path,
-                        lineNo, tokens[2]);
-                ok = false;
-                break;
-            }
-            value = (float)v;
-        }
-        ++read;
-        const int copies = (symmetric && i != j) ? 2 : 1;
-        if (stored + copies > capacity) {
-            long long grown = capacity * 2;
-            if (grown > storedBound) grown = storedBound;
-            Entry* bigger = (Entry*)realloc(entries, (size_t)grown * sizeof(Entry));
-            if (bigger == NULL) {
-                fprintf(stderr, "%s: line %lld: out of host memory\n", path, lineNo);
-                ok = false;
-                break;
-            }
-            entries = bigger;
-            capacity = grown;
-        }
-        entries[stored].row = (int)(i - 1);
-        entries[stored].col = (int)(j - 1);
-        entries[stored].value = value;
-        entries[stored].line = lineNo;
-        ++stored;
-        if (copies == 2) {
-            entries[stored].row = (int)(j - 1);
-            entries[stored].col = (int)(i - 1);
-            entries[stored].value = value;
-            entries[stored].line = lineNo;
-            ++stored;
-        }
-    }
-    fclose(f);
-    if (ok && entries == NULL) {
-        fprintf(stderr, "%s: out of host memory\n", path);
-        ok = false;
-    }
-    if (ok && read < declared) {
-        fprintf(stderr, "%s: line %lld: end of file after %lld of %lld declared entries\n", path,
-                lineNo, read, declared);
-        ok = false;
-    }
-    if (!ok) {
-        free(entries);
-        return false;
-    }
-
-    qsort(entries, (size_t)stored, sizeof(Entry), compareEntries);
-    // The first problem in file order is the duplicate whose second copy
-    // comes earliest; within a run of equal (row, col) the entries are
-    // sorted by line, so that copy is the run's second element.
-    long long dupAt = -1;
-    for (long long e = 1; e < stored; ++e) {
-        if (entries[e].row == entries[e - 1].row && entries[e].col == entries[e - 1].col &&
-            (e < 2 || entries[e - 2].row != entries[e].row || entries[e - 2].col != entries[e].col)) {
-            if (dupAt < 0 || entries[e].line < entries[dupAt].line) dupAt = e;
-        }
-    }
-    if (dupAt >= 0) {
-        const Entry* d = &entries[dupAt];
-        // Report the pair as the file wrote it (lower triangle for symmetric).
-        const int fr = symmetric && d->col > d->row ? d->col : d->row;
-        const int fc = symmetric && d->col > d->row ? d->row : d->col;
-        fprintf(stderr, "%s: line %lld: duplicate entry (%d, %d), first given on line %lld; "
-                "duplicates are refused, not summed\n", path, d->line, fr + 1, fc + 1,
-                entries[dupAt - 1].line);
-        free(entries);
-        return false;
-    }
-
-    snprintf(m->description, sizeof(m->description),
-             "Matrix Market file %.100s (%s %s)", path,
-             field == kFieldReal ? "real" : field == kFieldInteger ? "integer" : "pattern",
-             symmetric ? "symmetric, both triangles stored" : "general");
-    if (!allocMatrix(m, (int)rows, (int)cols, stored)) {
-        fprintf(stderr, "%s: out of host memory\n", path);
-        free(entries);
-        return false;
-    }
-    memset(m->rowOffsets, 0, ((size_t)rows + 1) * sizeof(int));
-    for (long long e = 0; e < stored; ++e) {
-        ++m->rowOffsets[entries[e].row + 1];
-        m->colIndices[e] = entries[e].col;
-        m->values[e] = entries[e].value;
-    }
-    for (long long r = 0; r < rows; ++r) {
-        m->rowOffsets[r + 1] += m->rowOffsets[r];
-    }
-    free(entries);
-    fillX(m);
-    return true;
+    for (int r = 0; ok && r < mm.rows; ++r) m->rowOffsets[r + 1] += m->rowOffsets[r];
+    mmFree(&mm);
+    return ok;
 }
 
 // ---------------------------------------------------------------- CPU reference
 
 // The judge: y = A * x in double, in row order, plus each row's sum of
 // |a_ij * x_j|, which bounds how far any float summation order may land.
-static bool computeReference(const HostMatrix* m, Reference* ref) {
-    ref->y = (double*)malloc((size_t)m->rows * sizeof(double));
-    ref->absSum = (double*)malloc((size_t)m->rows * sizeof(double));
-    if (!ref->y || !ref->absSum) {
-        return false;
-    }
-    ref->checksum = 0.0;
+static bool computeReference(Input* in) {
+    const HostMatrix* m = &in->m;
+    in->refY = (double*)malloc((size_t)m->rows * sizeof(double));
+    in->absSum = (double*)malloc((size_t)m->rows * sizeof(double));
+    if (!in->refY || !in->absSum) return false;
+    in->checksum = 0.0;
     for (int r = 0; r < m->rows; ++r) {
-        double sum = 0.0;
-        double absSum = 0.0;
+        in->refY[r] = in->absSum[r] = 0.0;
         for (int e = m->rowOffsets[r]; e < m->rowOffsets[r + 1]; ++e) {
             const double p = (double)m->values[e] * (double)m->x[m->colIndices[e]];
-            sum += p;
-            absSum += fabs(p);
+            in->refY[r] += p;
+            in->absSum[r] += fabs(p);
         }
-        ref->y[r] = sum;
-        ref->absSum[r] = absSum;
-        ref->checksum += sum;
+        in->checksum += in->refY[r];
     }
     return true;
 }
@@ -895,66 +685,42 @@ static bool rowIsWrong(float got, double want, double tol) {
 // Checks one GPU result: every row within its tolerance, the checksum of y
 // within the sum of the tolerances, and the guard floats past y untouched.
 // Prints the first bad row with got, want and tolerance; returns pass/fail.
-static bool checkResult(const char* variant, const HostMatrix* m, const Reference* ref,
-                        const float* got, const char* when, bool quiet) {
-    int firstBad = -1;
-    int badRows = 0;
-    double gotSum = 0.0;
-    double tolSum = 0.0;
+static bool checkResult(const char* variant, const Input* in, const float* got, const char* when, bool quiet) {
+    const HostMatrix* m = &in->m;
+    int firstBad = -1, badRows = 0, guardHit = -1;
+    double gotSum = 0.0, tolSum = 0.0;
     for (int r = 0; r < m->rows; ++r) {
-        const double tol = rowTolerance(m->rowOffsets[r + 1] - m->rowOffsets[r], ref->absSum[r]);
+        const double tol = rowTolerance(m->rowOffsets[r + 1] - m->rowOffsets[r], in->absSum[r]);
         tolSum += tol;
         gotSum += (double)got[r];
-        if (rowIsWrong(got[r], ref->y[r], tol)) {
-            if (firstBad < 0) firstBad = r;
-            ++badRows;
-        }
+        if (rowIsWrong(got[r], in->refY[r], tol) && badRows++ == 0) firstBad = r;
     }
-    bool ok = true;
     if (firstBad >= 0) {
-        fprintf(stderr, "%s on %s%s: %d of %d rows wrong; first is row %d (length %d): "
-                "got %.9g, want %.9g, tolerance %.3g\n", variant, m->name, when, badRows, m->rows,
-                firstBad, m->rowOffsets[firstBad + 1] - m->rowOffsets[firstBad],
-                (double)got[firstBad], ref->y[firstBad],
-                rowTolerance(m->rowOffsets[firstBad + 1] - m->rowOffsets[firstBad],
-                             ref->absSum[firstBad]));
-        ok = false;
+        const int length = m->rowOffsets[firstBad + 1] - m->rowOffsets[firstBad];
+        fprintf(stderr, "%s on %s%s: %d of %d rows wrong; first is row %d (length %d): got %.9g, want %.9g, tolerance %.3g\n",
+                variant, m->name, when, badRows, m->rows, firstBad, length, (double)got[firstBad], in->refY[firstBad],
+                rowTolerance(length, in->absSum[firstBad]));
     }
     // The second check: the total of y against the reference's total.
-    if (!(fabs(gotSum - ref->checksum) <= tolSum)) {
-        fprintf(stderr, "%s on %s%s: checksum of y is %.9g, want %.9g (tolerance %.3g)\n",
-                variant, m->name, when, gotSum, ref->checksum, tolSum);
-        ok = false;
+    const bool sumOk = fabs(gotSum - in->checksum) <= tolSum;
+    if (!sumOk) {
+        fprintf(stderr, "%s on %s%s: checksum of y is %.9g, want %.9g (tolerance %.3g)\n", variant, m->name, when, gotSum,
+                in->checksum, tolSum);
     }
-    int guardHit = -1;
     for (int g = 0; g < kGuardFloats && guardHit < 0; ++g) {
         uint32_t bits = 0;
         memcpy(&bits, &got[m->rows + g], sizeof(bits));
         if (bits != 0xffffffffu) guardHit = g;
     }
-    if (guardHit >= 0) {
-        fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, m->name, when,
-                m->rows + guardHit);
-        ok = false;
-    }
-    if (ok && !quiet) {
-        printf("  %-18s matches the CPU on all %d rows, checksum matches, nothing written past y\n",
-               variant, m->rows);
-    }
+    if (guardHit >= 0) fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, m->name, when, m->rows + guardHit);
+    const bool ok = firstBad < 0 && sumOk && guardHit < 0;
+    if (ok && !quiet) printf("  %-18s matches the CPU on all %d rows, checksum matches, nothing written past y\n", variant, m->rows);
     return ok;
 }
 
 // ---------------------------------------------------------------- host analysis
 
-static int compareInts(const void* a, const void* b) {
-    const int p = *(const int*)a;
-    const int q = *(const int*)b;
-    return (p > q) - (p < q);
-}
-
-static int rowLength(const HostMatrix* m, long long r) {
-    return m->rowOffsets[r + 1] - m->rowOffsets[r];
-}
+static int rowLength(const HostMatrix* m, long long r) { return m->rowOffsets[r + 1] - m->rowOffsets[r]; }
 
 // snippet: lanes-rule
 // Lanes per row for the sub-warp kernel: the smallest power of two that
@@ -978,9 +744,7 @@ static int chooseSubWarpLanes(const HostMatrix* m) {
 // the two cannot disagree.
 __host__ __device__ static inline int tileReduceLanes(int rows) {
     int lanes = 32;
-    while (lanes > 1 && lanes * rows > kThreadsPerBlock) {
-        lanes /= 2;
-    }
+    while (lanes > 1 && lanes * rows > kThreadsPerBlock) lanes /= 2;
     return lanes;
 }
 
@@ -1006,30 +770,23 @@ static long long laneSlots(const HostMatrix* m, int lanes) {
 // longest row need more than kTileMaxReduceSteps steps of the reduction.
 // A row longer than a whole tile is cut into tile-sized chunks, one block
 // each, and the chunks meet in one of them (see the kernel).
-static bool buildTileSchedule(const HostMatrix* m, TileSchedule* t) {
+static bool buildTileSchedule(Input* t) {
+    const HostMatrix* m = &t->m;
     // Upper bound on blocks: one per row plus one per full tile of nonzeros.
-    const long long bound = (long long)m->rows + m->nnz / kTileNnz + 1;
-    t->blocks = (RowBlock*)malloc((size_t)bound * sizeof(RowBlock));
+    t->blocks = (RowBlock*)malloc(((size_t)m->rows + m->nnz / kTileNnz + 1) * sizeof(RowBlock));
     if (!t->blocks) return false;
-    t->blockCount = 0;
-    t->longRows = 0;
-    t->chunkBlocks = 0;
+    t->blockCount = t->longRows = t->chunkBlocks = 0;
     int open = -1;  // first row of the open tile, -1 when none
-    int openRows = 0;
-    int openNnz = 0;
-    int openMax = 0;
+    int openRows = 0, openNnz = 0, openMax = 0;
     for (int r = 0; r <= m->rows; ++r) {
         const int len = r < m->rows ? rowLength(m, r) : 0;
         bool close = r == m->rows || len > kTileNnz;
         if (!close && open >= 0) {
-            const int rows = openRows + 1;
-            const int longest = len > openMax ? len : openMax;
-            const int lanes = tileReduceLanes(rows);
-            close = openNnz + len > kTileNnz || rows > kTileMaxRows ||
-                    (longest + lanes - 1) / lanes > kTileMaxReduceSteps;
+            const int rows = openRows + 1, longest = len > openMax ? len : openMax, lanes = tileReduceLanes(rows);
+            close = openNnz + len > kTileNnz || rows > kTileMaxRows || (longest + lanes - 1) / lanes > kTileMaxReduceSteps;
         }
         if (close && open >= 0) {
-            RowBlock b = {open, r, -1, 0};
+            const RowBlock b = {open, r, -1, 0};
             t->blocks[t->blockCount++] = b;
             open = -1;
         }
@@ -1037,7 +794,7 @@ static bool buildTileSchedule(const HostMatrix* m, TileSchedule* t) {
         if (len > kTileNnz) {
             const int chunks = (len + kTileNnz - 1) / kTileNnz;
             for (int c = 0; c < chunks; ++c) {
-                RowBlock b = {r, r + 1, c, chunks};
+                const RowBlock b = {r, r + 1, c, chunks};
                 t->blocks[t->blockCount++] = b;
             }
             ++t->longRows;
@@ -1046,9 +803,7 @@ static bool buildTileSchedule(const HostMatrix* m, TileSchedule* t) {
         }
         if (open < 0) {
             open = r;
-            openRows = 0;
-            openNnz = 0;
-            openMax = 0;
+            openRows = openNnz = openMax = 0;
         }
         ++openRows;
         openNnz += len;
@@ -1060,11 +815,11 @@ static bool buildTileSchedule(const HostMatrix* m, TileSchedule* t) {
 // Lane slots of the tile kernel's load phase: each block's nonzeros in
 // steps of the whole block. Its reduction reads shared memory and is not
 // counted; that is where the "nonzeros per slot" figure flatters it.
-static long long tileSlots(const HostMatrix* m, const TileSchedule* t) {
+static long long tileSlots(const Input* t) {
     long long slots = 0;
     for (int b = 0; b < t->blockCount; ++b) {
         const RowBlock* rb = &t->blocks[b];
-        long long count = (long long)m->rowOffsets[rb->rowEnd] - m->rowOffsets[rb->rowBegin];
+        long long count = (long long)t->m.rowOffsets[rb->rowEnd] - t->m.rowOffsets[rb->rowBegin];
         if (rb->chunk >= 0) {
             const long long rest = count - (long long)rb->chunk * kTileNnz;
             count = rest < kTileNnz ? rest : kTileNnz;
@@ -1078,8 +833,7 @@ static long long tileSlots(const HostMatrix* m, const TileSchedule* t) {
 // once, x once per column, y once per row. Reads of x that miss the caches
 // again are not counted, so GB/s by this model is a lower bound.
 static double compulsoryBytes(const HostMatrix* m) {
-    return ((double)m->rows + 1) * 4 + (double)m->nnz * 8 + (double)m->cols * 4 +
-           (double)m->rows * 4;
+    return ((double)m->rows + 1) * 4 + (double)m->nnz * 8 + (double)m->cols * 4 + (double)m->rows * 4;
 }
 
 // The same, with x read once per nonzero: what SpMV would move if no read of
@@ -1088,9 +842,11 @@ static double uncachedBytes(const HostMatrix* m) {
     return ((double)m->rows + 1) * 4 + (double)m->nnz * 12 + (double)m->rows * 4;
 }
 
-static const int kKernelCount = 4;
-static const char* const kKernelNames[kKernelCount] = {"thread-per-row", "warp-per-row",
-                                                       "sub-warp", "nnz-tile"};
+// The variants the GPU part compares: the lesson's four kernels, then
+// cuSPARSE's two CSR algorithms.
+static const int kKernelCount = 4, kCusparseAlgs = 2, kVariants = kKernelCount + kCusparseAlgs;
+static const char* const kVariantNames[kVariants] = {"thread-per-row", "warp-per-row", "sub-warp", "nnz-tile",
+                                                     "cuSPARSE CSR_ALG1", "cuSPARSE CSR_ALG2"};
 
 static void printAnalysis(const Input* in, int index, int count) {
     const HostMatrix* m = &in->m;
@@ -1100,8 +856,7 @@ static void printAnalysis(const Input* in, int index, int count) {
         printf("  (no host memory for the row statistics)\n");
         return;
     }
-    int empty = 0;
-    int longest = 0;
+    int empty = 0, longest = 0;
     for (int r = 0; r < m->rows; ++r) {
         lengths[r] = rowLength(m, r);
         if (lengths[r] == 0) ++empty;
@@ -1110,33 +865,25 @@ static void printAnalysis(const Input* in, int index, int count) {
     const int maxLen = lengths[longest];
     qsort(lengths, (size_t)m->rows, sizeof(int), compareInts);
     printf("  %d rows, %d columns, %d nonzeros\n", m->rows, m->cols, m->nnz);
-    printf("  row length: min %d, median %d, mean %.2f, max %d (row %d); %d empty rows\n",
-           lengths[0], lengths[m->rows / 2], (double)m->nnz / m->rows, maxLen, longest, empty);
+    if (m->merged >= 0) printf("  duplicates merged: %lld\n", m->merged);
+    printf("  row length: min %d, median %d, mean %.2f, max %d (row %d); %d empty rows\n", lengths[0],
+           lengths[m->rows / 2], (double)m->nnz / m->rows, maxLen, longest, empty);
     free(lengths);
-    printf("  bytes per SpMV: %.1f MB compulsory (offsets, columns, values, x once, y), "
-           "%.1f MB if x were read once per nonzero\n",
+    printf("  bytes per SpMV: %.1f MB compulsory (offsets, columns, values, x once, y), %.1f MB if x were read once per nonzero\n",
            compulsoryBytes(m) / 1e6, uncachedBytes(m) / 1e6);
-    printf("  lanes-per-row rule: mean %.2f -> sub-warp with %d lanes per row\n",
-           (double)m->nnz / m->rows, in->subWarpLanes);
-    printf("  nnz-tile: %d blocks of at most %d nonzeros and %d rows; rows longer than a tile: "
-           "%d, cut into %d chunk blocks\n", in->tiles.blockCount, kTileNnz, kTileMaxRows,
-           in->tiles.longRows, in->tiles.chunkBlocks);
+    printf("  lanes-per-row rule: mean %.2f -> sub-warp with %d lanes per row\n", (double)m->nnz / m->rows, in->subWarpLanes);
+    printf("  nnz-tile: %d blocks of at most %d nonzeros and %d rows; rows longer than a tile: %d, cut into %d chunk blocks\n",
+           in->blockCount, kTileNnz, kTileMaxRows, in->longRows, in->chunkBlocks);
     printf("  lane slots issued, counted from the row lengths:\n");
     printf("    %-22s %14s %16s\n", "mapping", "lane slots", "nonzeros/slot");
-    const long long slots[kKernelCount] = {laneSlots(m, 1), laneSlots(m, kWarpSize),
-                                           laneSlots(m, in->subWarpLanes),
-                                           tileSlots(m, &in->tiles)};
+    const long long slots[kKernelCount] = {laneSlots(m, 1), laneSlots(m, kWarpSize), laneSlots(m, in->subWarpLanes), tileSlots(in)};
     for (int k = 0; k < kKernelCount; ++k) {
         char label[48];
-        if (k == 2) {
-            snprintf(label, sizeof(label), "sub-warp (%d lanes)", in->subWarpLanes);
-        } else {
-            snprintf(label, sizeof(label), "%s", kKernelNames[k]);
-        }
-        printf("    %-22s %14lld %15.1f%%\n", label, slots[k],
-               slots[k] > 0 ? 100.0 * m->nnz / (double)slots[k] : 0.0);
+        if (k == 2) snprintf(label, sizeof(label), "sub-warp (%d lanes)", in->subWarpLanes);
+        else snprintf(label, sizeof(label), "%s", kVariantNames[k]);
+        printf("    %-22s %14lld %15.1f%%\n", label, slots[k], slots[k] > 0 ? 100.0 * m->nnz / (double)slots[k] : 0.0);
     }
-    printf("  CPU reference (double): checksum sum(y) = %.9e\n", in->ref.checksum);
+    printf("  CPU reference (double): checksum sum(y) = %.9e\n", in->checksum);
 }
 
 // ---------------------------------------------------------------- kernels
@@ -1147,16 +894,12 @@ static void printAnalysis(const Input* in, int index, int count) {
 // so a warp's loads of colIndices and values touch up to 32 separate places.
 // Launch: gridDim.x * blockDim.x >= rows.
 // snippet: thread-per-row
-__global__ void spmvThreadPerRow(int rows, const int* __restrict__ rowOffsets,
-                                 const int* __restrict__ colIndices,
-                                 const float* __restrict__ values,
-                                 const float* __restrict__ x, float* __restrict__ y) {
+__global__ void spmvThreadPerRow(int rows, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
+                                 const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
     const long long row = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (row < rows) {
         float sum = 0.0f;
-        for (int e = rowOffsets[row]; e < rowOffsets[row + 1]; ++e) {
-            sum += values[e] * x[colIndices[e]];
-        }
+        for (int e = rowOffsets[row]; e < rowOffsets[row + 1]; ++e) sum += values[e] * x[colIndices[e]];
         y[row] = sum;
     }
 }
@@ -1169,10 +912,8 @@ __global__ void spmvThreadPerRow(int rows, const int* __restrict__ rowOffsets,
 // what the full mask promises; the guard is warp uniform anyway.
 // Launch: blockDim.x a multiple of 32; gridDim.x * blockDim.x >= 32 * rows.
 // snippet: warp-per-row
-__global__ void spmvWarpPerRow(int rows, const int* __restrict__ rowOffsets,
-                               const int* __restrict__ colIndices,
-                               const float* __restrict__ values,
-                               const float* __restrict__ x, float* __restrict__ y) {
+__global__ void spmvWarpPerRow(int rows, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
+                               const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
     const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long row = thread / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
@@ -1182,12 +923,8 @@ __global__ void spmvWarpPerRow(int rows, const int* __restrict__ rowOffsets,
             sum += values[e] * x[colIndices[e]];
         }
     }
-    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
-        sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    }
-    if (row < rows && lane == 0) {
-        y[row] = sum;
-    }
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (row < rows && lane == 0) y[row] = sum;
 }
 // end snippet
 
@@ -1199,58 +936,43 @@ __global__ void spmvWarpPerRow(int rows, const int* __restrict__ rowOffsets,
 // Launch: blockDim.x a multiple of 32; gridDim.x * blockDim.x >= Lanes * rows.
 // snippet: sub-warp
 template <int Lanes>
-__global__ void spmvSubWarp(int rows, const int* __restrict__ rowOffsets,
-                            const int* __restrict__ colIndices,
-                            const float* __restrict__ values,
-                            const float* __restrict__ x, float* __restrict__ y) {
-    static_assert(Lanes >= 2 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0,
-                  "lanes per row is a power of two from 2 to 32");
+__global__ void spmvSubWarp(int rows, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
+                            const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+    static_assert(Lanes >= 2 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0, "lanes per row is a power of two from 2 to 32");
     const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long row = thread / Lanes;
     const int lane = threadIdx.x % Lanes;
     float sum = 0.0f;
     if (row < rows) {
-        for (int e = rowOffsets[row] + lane; e < rowOffsets[row + 1]; e += Lanes) {
-            sum += values[e] * x[colIndices[e]];
-        }
+        for (int e = rowOffsets[row] + lane; e < rowOffsets[row + 1]; e += Lanes) sum += values[e] * x[colIndices[e]];
     }
-    for (int offset = Lanes / 2; offset > 0; offset /= 2) {
-        sum += __shfl_down_sync(0xffffffffu, sum, offset, Lanes);
-    }
-    if (row < rows && lane == 0) {
-        y[row] = sum;
-    }
+    for (int offset = Lanes / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset, Lanes);
+    if (row < rows && lane == 0) y[row] = sum;
 }
 // end snippet
 
 // Adds v over the 32 lanes of a warp; lane 0 holds the total.
 __device__ static inline float warpSum(float v) {
-    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
-        v += __shfl_down_sync(0xffffffffu, v, offset);
-    }
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
     return v;
 }
 
 // 4. Nonzero tiles. The host cut the rows into tiles of at most 2048
 // nonzeros (and 256 rows), so every block has about the same bytes to move
-// whatever the row lengths are. A tile is worked in two phases:
-//   load:   the block streams the tile's column indices and values with
-//           16-byte loads (every lane busy, every load full width), gathers
-//           x, and parks the products in shared memory;
-//   reduce: each row of the tile gets `lanes` threads that add its products
-//           out of shared memory, where short rows cost little.
-// A row longer than a tile is cut into chunks, one block each. Each chunk
-// block writes its partial sum to chunkPartials, and the last of the row's
-// chunks to arrive (counted with an atomic) adds them and writes y. So y is
-// written exactly once, by a plain store, and nothing has to zero it first.
-// The arrival counter is reset by that last block for the next launch.
+// whatever the row lengths are. Load phase: the block streams the tile's
+// column indices and values with 16-byte loads (every lane busy, every load
+// full width), gathers x and parks the products in shared memory. Reduce
+// phase: each row gets `lanes` threads that add its products from there.
+// A row longer than a tile is cut into chunks, one block each, writing its
+// partial sum to chunkPartials; the last chunk to arrive (counted with an
+// atomic) adds them, writes y with a plain store (so nothing has to zero y
+// first) and resets the arrival counter for the next launch.
 // Launch: blockDim.x == kThreadsPerBlock; gridDim.x == the schedule's block
 // count; chunkArrivals all zero before the first launch.
 // snippet: nnz-tile
 __global__ void __launch_bounds__(kThreadsPerBlock)
-spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffsets,
-            const int* __restrict__ colIndices, const float* __restrict__ values,
-            const float* __restrict__ x, float* __restrict__ y,
+spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
+            const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y,
             float* __restrict__ chunkPartials, unsigned int* __restrict__ chunkArrivals) {
     // 4 extra floats: the tile is indexed from the 16-byte boundary at or
     // below its first nonzero, so it may start up to 3 places in.
@@ -1269,12 +991,8 @@ spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffs
         int vecEnd = last & ~3;                 // last 16-byte boundary in the tile
         if (vecEnd < vecBegin) vecEnd = vecBegin;
         // Up to 3 entries before the first boundary and after the last one.
-        for (int e = first + tid; e < vecBegin; e += blockDim.x) {
-            products[e - base] = values[e] * x[colIndices[e]];
-        }
-        for (int e = vecEnd + tid; e < last; e += blockDim.x) {
-            products[e - base] = values[e] * x[colIndices[e]];
-        }
+        for (int e = first + tid; e < vecBegin; e += blockDim.x) products[e - base] = values[e] * x[colIndices[e]];
+        for (int e = vecEnd + tid; e < last; e += blockDim.x) products[e - base] = values[e] * x[colIndices[e]];
         const int4* cols4 = reinterpret_cast<const int4*>(colIndices + vecBegin);
         const float4* vals4 = reinterpret_cast<const float4*>(values + vecBegin);
         float4* products4 = reinterpret_cast<float4*>(products + (vecBegin - base));
@@ -1294,31 +1012,21 @@ spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffs
         if (group < rows) {
             const int row = block.rowBegin + group;
             const int rowLast = rowOffsets[row + 1] - base;
-            for (int k = rowOffsets[row] - base + lane; k < rowLast; k += lanes) {
-                sum += products[k];
-            }
+            for (int k = rowOffsets[row] - base + lane; k < rowLast; k += lanes) sum += products[k];
         }
-        for (int offset = lanes / 2; offset > 0; offset /= 2) {
-            sum += __shfl_down_sync(0xffffffffu, sum, offset, lanes);
-        }
-        if (group < rows && lane == 0) {
-            y[block.rowBegin + group] = sum;
-        }
+        for (int offset = lanes / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset, lanes);
+        if (group < rows && lane == 0) y[block.rowBegin + group] = sum;
     } else {
         const int row = block.rowBegin;
         const int begin = rowOffsets[row] + block.chunk * kTileNnz;
         const int rowEnd = rowOffsets[row + 1];
         const int end = begin + kTileNnz < rowEnd ? begin + kTileNnz : rowEnd;
         float sum = 0.0f;
-        for (int e = begin + tid; e < end; e += blockDim.x) {
-            sum += values[e] * x[colIndices[e]];
-        }
+        for (int e = begin + tid; e < end; e += blockDim.x) sum += values[e] * x[colIndices[e]];
         sum = warpSum(sum);
         if (tid % kWarpSize == 0) warpTotals[tid / kWarpSize] = sum;
         __syncthreads();
-        if (tid < kWarpSize) {
-            sum = warpSum(tid < kThreadsPerBlock / kWarpSize ? warpTotals[tid] : 0.0f);
-        }
+        if (tid < kWarpSize) sum = warpSum(tid < kThreadsPerBlock / kWarpSize ? warpTotals[tid] : 0.0f);
         const int firstBlock = blockIdx.x - block.chunk;
         if (tid == 0) {
             chunkPartials[blockIdx.x] = sum;
@@ -1343,6 +1051,7 @@ spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffs
 }
 // end snippet
 
+
 // ---------------------------------------------------------------- timing and launchers
 
 // Times a launch with CUDA events: warm up this launch (lazy loading makes
@@ -1352,15 +1061,11 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx) {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < kWarmupRuns; ++i) {
-        launch(ctx);
-    }
+    for (int i = 0; i < kWarmupRuns; ++i) launch(ctx);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(start));
-    for (int i = 0; i < kTimedRuns; ++i) {
-        launch(ctx);
-    }
+    for (int i = 0; i < kTimedRuns; ++i) launch(ctx);
     CUDA_CHECK(cudaEventRecord(stop));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaGetLastError());
@@ -1371,80 +1076,49 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx) {
     return ms / kTimedRuns;
 }
 
-struct KernelRun {
+// One line of the comparison: a lesson kernel (index 0 .. 3 of kVariantNames)
+// or a cuSPARSE algorithm, launched by one function, so that checking and
+// timing treat them alike. A cuSPARSE algorithm has its own matrix
+// descriptor, because cusparseSpMV_preprocess leaves its analysis on it.
+struct Variant {
+    int index;
     const DeviceMatrix* d;
-    int kernel;  // index into kKernelNames
-    int lanes;   // sub-warp only
+    int lanes;                // sub-warp only
+    cusparseHandle_t handle;  // cuSPARSE only, from here on
+    cusparseSpMatDescr_t matrix;
+    cusparseDnVecDescr_t x, y;
+    void* buffer;
+    bool passed;
+    double ms;
 };
 
-static int blocksFor(long long threads) {
-    return (int)((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
-}
+static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A * x + 0 * y
+static const cusparseSpMVAlg_t kAlgs[kCusparseAlgs] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2};
 
-static void launchKernel(const void* ctx) {
-    const KernelRun* run = (const KernelRun*)ctx;
-    const DeviceMatrix* d = run->d;
-    const long long rows = d->rows;
-    switch (run->kernel) {
-    case 0:
-        spmvThreadPerRow<<<blocksFor(rows), kThreadsPerBlock>>>(
-            d->rows, d->rowOffsets, d->colIndices, d->values, d->x, d->y);
-        break;
-    case 1:
-        spmvWarpPerRow<<<blocksFor(rows * kWarpSize), kThreadsPerBlock>>>(
-            d->rows, d->rowOffsets, d->colIndices, d->values, d->x, d->y);
-        break;
-    case 2: {
-        const int grid = blocksFor(rows * run->lanes);
-        if (run->lanes == 2) {
-            spmvSubWarp<2><<<grid, kThreadsPerBlock>>>(d->rows, d->rowOffsets, d->colIndices,
-                                                       d->values, d->x, d->y);
-        } else if (run->lanes == 4) {
-            spmvSubWarp<4><<<grid, kThreadsPerBlock>>>(d->rows, d->rowOffsets, d->colIndices,
-                                                       d->values, d->x, d->y);
-        } else if (run->lanes == 8) {
-            spmvSubWarp<8><<<grid, kThreadsPerBlock>>>(d->rows, d->rowOffsets, d->colIndices,
-                                                       d->values, d->x, d->y);
-        } else if (run->lanes == 16) {
-            spmvSubWarp<16><<<grid, kThreadsPerBlock>>>(d->rows, d->rowOffsets, d->colIndices,
-                                                        d->values, d->x, d->y);
-        } else {
-            spmvSubWarp<32><<<grid, kThreadsPerBlock>>>(d->rows, d->rowOffsets, d->colIndices,
-                                                        d->values, d->x, d->y);
-        }
-        break;
+// The three row mappings share one signature, so one launch line serves them.
+typedef void (*RowKernel)(int, const int*, const int*, const float*, const float*, float*);
+
+static void launchVariant(const void* ctx) {
+    const Variant* v = (const Variant*)ctx;
+    const DeviceMatrix* d = v->d;
+    if (v->index >= kKernelCount) {
+        CUSPARSE_CHECK(cusparseSpMV(v->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, v->matrix, v->x, &kBeta, v->y,
+                                    CUDA_R_32F, kAlgs[v->index - kKernelCount], v->buffer));
+        return;
     }
-    default:
-        spmvNnzTile<<<d->blockCount, kThreadsPerBlock>>>(d->blocks, d->rowOffsets, d->colIndices,
-                                                         d->values, d->x, d->y,
+    if (v->index == 3) {
+        spmvNnzTile<<<d->blockCount, kThreadsPerBlock>>>(d->blocks, d->rowOffsets, d->colIndices, d->values, d->x, d->y,
                                                          d->chunkPartials, d->chunkArrivals);
-        break;
+    } else {
+        // Threads per row: 1 for thread per row, 32 for warp per row, else the sub-warp's lanes.
+        const int lanes = v->index == 0 ? 1 : v->index == 1 ? kWarpSize : v->lanes;
+        const RowKernel subWarp = lanes == 2 ? spmvSubWarp<2> : lanes == 4 ? spmvSubWarp<4> : lanes == 8 ? spmvSubWarp<8>
+                                : lanes == 16 ? spmvSubWarp<16> : spmvSubWarp<32>;
+        const RowKernel kernel = v->index == 0 ? spmvThreadPerRow : v->index == 1 ? spmvWarpPerRow : subWarp;
+        const long long blocks = ((long long)d->rows * lanes + kThreadsPerBlock - 1) / kThreadsPerBlock;
+        kernel<<<(int)blocks, kThreadsPerBlock>>>(d->rows, d->rowOffsets, d->colIndices, d->values, d->x, d->y);
     }
     CUDA_CHECK(cudaGetLastError());
-}
-
-static const int kCusparseAlgs = 2;
-static const char* const kCusparseNames[kCusparseAlgs] = {"cuSPARSE CSR_ALG1",
-                                                          "cuSPARSE CSR_ALG2"};
-
-// One cuSPARSE configuration. Each algorithm gets its own matrix descriptor,
-// because cusparseSpMV_preprocess leaves its analysis on the descriptor.
-struct CusparseRun {
-    cusparseHandle_t handle;
-    cusparseSpMatDescr_t matrix;
-    cusparseDnVecDescr_t x;
-    cusparseDnVecDescr_t y;
-    cusparseSpMVAlg_t alg;
-    void* buffer;
-};
-
-static void launchCusparse(const void* ctx) {
-    const CusparseRun* run = (const CusparseRun*)ctx;
-    const float alpha = 1.0f;
-    const float beta = 0.0f;
-    CUSPARSE_CHECK(cusparseSpMV(run->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                run->matrix, run->x, &beta, run->y, CUDA_R_32F, run->alg,
-                                run->buffer));
 }
 
 struct CopyRun {
@@ -1460,410 +1134,269 @@ static void launchCopy(const void* ctx) {
 
 // ---------------------------------------------------------------- GPU part
 
-static void uploadInput(const Input* in, DeviceMatrix* d) {
-    const HostMatrix* m = &in->m;
-    d->rows = m->rows;
-    d->cols = m->cols;
-    d->nnz = m->nnz;
-    d->blockCount = in->tiles.blockCount;
-    CUDA_CHECK(cudaMalloc(&d->rowOffsets, ((size_t)m->rows + 1) * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d->colIndices, (size_t)m->nnz * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d->values, (size_t)m->nnz * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d->x, (size_t)m->cols * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d->y, ((size_t)m->rows + kGuardFloats) * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d->blocks, (size_t)d->blockCount * sizeof(RowBlock)));
-    CUDA_CHECK(cudaMalloc(&d->chunkPartials, (size_t)d->blockCount * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d->chunkArrivals, (size_t)d->blockCount * sizeof(unsigned int)));
-    CUDA_CHECK(cudaMemcpy(d->rowOffsets, m->rowOffsets, ((size_t)m->rows + 1) * sizeof(int),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->colIndices, m->colIndices, (size_t)m->nnz * sizeof(int),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->values, m->values, (size_t)m->nnz * sizeof(float),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->x, m->x, (size_t)m->cols * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->blocks, in->tiles.blocks, (size_t)d->blockCount * sizeof(RowBlock),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(d->chunkArrivals, 0, (size_t)d->blockCount * sizeof(unsigned int)));
+// A device copy of `bytes` from `host`, or an unset allocation when host is NULL.
+static void* toDevice(const void* host, size_t bytes) {
+    void* d = NULL;
+    CUDA_CHECK(cudaMalloc(&d, bytes));
+    if (host) CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    return d;
 }
 
-static void freeDevice(DeviceMatrix* d) {
-    CUDA_CHECK(cudaFree(d->rowOffsets));
-    CUDA_CHECK(cudaFree(d->colIndices));
-    CUDA_CHECK(cudaFree(d->values));
-    CUDA_CHECK(cudaFree(d->x));
-    CUDA_CHECK(cudaFree(d->y));
-    CUDA_CHECK(cudaFree(d->blocks));
-    CUDA_CHECK(cudaFree(d->chunkPartials));
-    CUDA_CHECK(cudaFree(d->chunkArrivals));
+// cuSPARSE's setup, outside every timed window: descriptors, the work buffer
+// and preprocess (the analysis the library may do once per matrix, as the
+// tile schedule is built once on the host).
+static void setupCusparse(cusparseHandle_t handle, Variant* v) {
+    const DeviceMatrix* d = v->d;
+    const cusparseSpMVAlg_t alg = kAlgs[v->index - kKernelCount];
+    size_t bufferBytes = 0;
+    v->handle = handle;
+    CUSPARSE_CHECK(cusparseCreateCsr(&v->matrix, d->rows, d->cols, d->nnz, d->rowOffsets, d->colIndices, d->values,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&v->x, d->cols, d->x, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&v->y, d->rows, d->y, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, v->matrix, v->x, &kBeta,
+                                           v->y, CUDA_R_32F, alg, &bufferBytes));
+    CUDA_CHECK(cudaMalloc(&v->buffer, bufferBytes > 0 ? bufferBytes : 1));
+    CUSPARSE_CHECK(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, v->matrix, v->x, &kBeta,
+                                           v->y, CUDA_R_32F, alg, v->buffer));
 }
 
-// Poisons y and its guard (0xFF bytes are NaN as floats), so a row a kernel
-// never writes fails the check instead of passing on a stale right answer.
-static void poisonY(const DeviceMatrix* d) {
-    CUDA_CHECK(cudaMemset(d->y, 0xff, ((size_t)d->rows + kGuardFloats) * sizeof(float)));
-}
-
-static void fetchY(const DeviceMatrix* d, float* hostY) {
-    CUDA_CHECK(cudaMemcpy(hostY, d->y, ((size_t)d->rows + kGuardFloats) * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-}
-
-// Per input: the geomean and headline inputs.
-struct InputResult {
-    double bestLessonMs;
-    double bestCusparseMs;
-    bool isStencil;
-};
-
-// Checks, times and reports every variant on one input. Returns failures.
-static int runInput(const Input* in, cusparseHandle_t handle, double copyGBs,
-                    InputResult* result) {
-    const HostMatrix* m = &in->m;
-    int failures = 0;
-    DeviceMatrix d;
-    uploadInput(in, &d);
-    float* hostY = (float*)malloc(((size_t)m->rows + kGuardFloats) * sizeof(float));
-    if (!hostY) {
-        fprintf(stderr, "out of host memory\n");
-        freeDevice(&d);
-        return 1;
-    }
-
-    // cuSPARSE setup, outside every timed window: descriptors, the work
-    // buffer, and preprocess (the analysis the library may do once per
-    // matrix, as the tile schedule is built once on the host).
-    CusparseRun sparse[kCusparseAlgs];
-    const cusparseSpMVAlg_t algs[kCusparseAlgs] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2};
-    const float alpha = 1.0f;
-    const float beta = 0.0f;
-    for (int a = 0; a < kCusparseAlgs; ++a) {
-        CusparseRun* s = &sparse[a];
-        s->handle = handle;
-        s->alg = algs[a];
-        CUSPARSE_CHECK(cusparseCreateCsr(&s->matrix, m->rows, m->cols, m->nnz, d.rowOffsets,
-                                         d.colIndices, d.values, CUSPARSE_INDEX_32I,
-                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                         CUDA_R_32F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&s->x, m->cols, d.x, CUDA_R_32F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&s->y, m->rows, d.y, CUDA_R_32F));
-        size_t bufferBytes = 0;
-        CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                               s->matrix, s->x, &beta, s->y, CUDA_R_32F, s->alg,
-                                               &bufferBytes));
-        s->buffer = NULL;
-        CUDA_CHECK(cudaMalloc(&s->buffer, bufferBytes > 0 ? bufferBytes : 1));
-        CUSPARSE_CHECK(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                               s->matrix, s->x, &beta, s->y, CUDA_R_32F, s->alg,
-                                               s->buffer));
-    }
-
-    // Correctness first: every variant on a poisoned y, checked before it is
-    // timed. A variant that fails is reported and not timed.
-    printf("\nGPU, %s:\n", m->name);
-    const int variants = kKernelCount + kCusparseAlgs;
-    bool passed[kKernelCount + kCusparseAlgs];
-    double ms[kKernelCount + kCusparseAlgs];
-    KernelRun runs[kKernelCount];
-    for (int v = 0; v < variants; ++v) {
-        const char* name = v < kKernelCount ? kKernelNames[v] : kCusparseNames[v - kKernelCount];
-        poisonY(&d);
-        if (v < kKernelCount) {
-            runs[v].d = &d;
-            runs[v].kernel = v;
-            runs[v].lanes = in->subWarpLanes;
-            launchKernel(&runs[v]);
-        } else {
-            launchCusparse(&sparse[v - kKernelCount]);
-        }
+// Correctness first: every variant on a y poisoned with 0xFF bytes (NaN as a
+// float, so a row never written fails instead of passing on a stale answer),
+// checked before it is timed; a variant that fails is reported and not timed.
+// Then timing, and the result of the last timed launch checked again: a
+// kernel that keeps state between launches (the tile kernel's arrival
+// counters) shows a fault only on its second launch. Returns the failures.
+static int checkAndTime(Variant* v, const Input* in, float* hostY) {
+    const size_t yBytes = ((size_t)in->m.rows + kGuardFloats) * sizeof(float);
+    int failures = 0, recheckFailures = 0;
+    for (int i = 0; i < kVariants; ++i) {
+        CUDA_CHECK(cudaMemset(v[i].d->y, 0xff, yBytes));
+        launchVariant(&v[i]);
         CUDA_CHECK(cudaDeviceSynchronize());
-        fetchY(&d, hostY);
-        passed[v] = checkResult(name, m, &in->ref, hostY, "", false);
-        if (!passed[v]) ++failures;
-        ms[v] = 0.0;
+        CUDA_CHECK(cudaMemcpy(hostY, v[i].d->y, yBytes, cudaMemcpyDeviceToHost));
+        if (!(v[i].passed = checkResult(kVariantNames[i], in, hostY, "", false))) ++failures;
     }
+    for (int i = 0; i < kVariants; ++i) {
+        if (!v[i].passed) continue;
+        v[i].ms = timeMs(launchVariant, &v[i]);
+        CUDA_CHECK(cudaMemcpy(hostY, v[i].d->y, yBytes, cudaMemcpyDeviceToHost));
+        v[i].passed = checkResult(kVariantNames[i], in, hostY, " after the timed runs", true);
+        if (!(v[i].ms > 0.0)) fprintf(stderr, "%s on %s: time is not positive\n", kVariantNames[i], in->m.name);
+        if (!(v[i].passed = v[i].passed && v[i].ms > 0.0)) ++recheckFailures;
+    }
+    if (recheckFailures == 0) printf("  every result checked again after its timed runs: still matches\n");
+    return failures + recheckFailures;
+}
 
-    // Then timing, and the result of the last timed launch checked again: a
-    // kernel that keeps state between launches (the tile kernel's arrival
-    // counters) shows a fault only on its second launch.
-    int recheckFailures = 0;
-    for (int v = 0; v < variants; ++v) {
-        if (!passed[v]) continue;
-        const char* name = v < kKernelCount ? kKernelNames[v] : kCusparseNames[v - kKernelCount];
-        if (v < kKernelCount) {
-            ms[v] = timeMs(launchKernel, &runs[v]);
-        } else {
-            ms[v] = timeMs(launchCusparse, &sparse[v - kKernelCount]);
-        }
-        fetchY(&d, hostY);
-        if (!checkResult(name, m, &in->ref, hostY, " after the timed runs", true)) {
-            ++recheckFailures;
-            passed[v] = false;
-        }
-        if (!(ms[v] > 0.0)) {
-            fprintf(stderr, "%s on %s: time is not positive\n", name, m->name);
-            ++recheckFailures;
-            passed[v] = false;
-        }
+// One input on the GPU: upload, check and time every variant, then its table
+// (time, bytes by the compulsory model, GB/s, the share of the copy ceiling,
+// the ratio to cuSPARSE's faster algorithm), the plot's points and the best
+// lesson kernel, whose time and cuSPARSE's go to *bestMs and *cusparseMs (0
+// when none passed). Returns the failures.
+static int runInput(const Input* in, cusparseHandle_t handle, double copyGBs, double* bestMs, double* cusparseMs) {
+    const HostMatrix* m = &in->m;
+    float* hostY = (float*)malloc(((size_t)m->rows + kGuardFloats) * sizeof(float));
+    if (!hostY) { fprintf(stderr, "out of host memory\n"); return 1; }
+    const size_t blocks = (size_t)in->blockCount;
+    DeviceMatrix d = {m->rows, m->cols, m->nnz, in->blockCount,
+                      (int*)toDevice(m->rowOffsets, ((size_t)m->rows + 1) * sizeof(int)),
+                      (int*)toDevice(m->colIndices, (size_t)m->nnz * sizeof(int)),
+                      (float*)toDevice(m->values, (size_t)m->nnz * sizeof(float)),
+                      (float*)toDevice(m->x, (size_t)m->cols * sizeof(float)),
+                      (float*)toDevice(NULL, ((size_t)m->rows + kGuardFloats) * sizeof(float)),
+                      (RowBlock*)toDevice(in->blocks, blocks * sizeof(RowBlock)),
+                      (float*)toDevice(NULL, blocks * sizeof(float)),
+                      (unsigned int*)toDevice(NULL, blocks * sizeof(unsigned int))};
+    CUDA_CHECK(cudaMemset(d.chunkArrivals, 0, blocks * sizeof(unsigned int)));
+    Variant v[kVariants];
+    memset(v, 0, sizeof(v));
+    for (int i = 0; i < kVariants; ++i) {
+        v[i].index = i;
+        v[i].d = &d;
+        v[i].lanes = in->subWarpLanes;
+        if (i >= kKernelCount) setupCusparse(handle, &v[i]);
     }
-    failures += recheckFailures;
-    if (recheckFailures == 0) {
-        printf("  every result checked again after its timed runs: still matches\n");
+    printf("\nGPU, %s:\n", m->name);
+    const int failures = checkAndTime(v, in, hostY);
+    int sparseBest = -1, best = -1;
+    for (int i = 0; i < kVariants; ++i) {
+        int* winner = i < kKernelCount ? &best : &sparseBest;
+        if (v[i].passed && (*winner < 0 || v[i].ms < v[*winner].ms)) *winner = i;
     }
-
-    double cusparseMs = 0.0;
-    int cusparseBest = -1;
-    for (int a = 0; a < kCusparseAlgs; ++a) {
-        const int v = kKernelCount + a;
-        if (passed[v] && (cusparseBest < 0 || ms[v] < cusparseMs)) {
-            cusparseMs = ms[v];
-            cusparseBest = a;
-        }
-    }
+    *cusparseMs = sparseBest >= 0 ? v[sparseBest].ms : 0.0;
+    *bestMs = best >= 0 ? v[best].ms : 0.0;
     const double bytes = compulsoryBytes(m);
-    int bestKernel = -1;
-    for (int v = 0; v < variants; ++v) {
-        if (!passed[v]) continue;
-        const double gbs = bytes / (ms[v] * 1e-3) / 1e9;
-        const char* name = v < kKernelCount ? kKernelNames[v] : kCusparseNames[v - kKernelCount];
-        printf("~ %-18s %9.4f ms  %7.1f MB  %7.1f GB/s  %5.1f%% of copy  %5.2fx cuSPARSE\n", name,
-               ms[v], bytes / 1e6, gbs, 100.0 * gbs / copyGBs,
-               cusparseMs > 0.0 ? cusparseMs / ms[v] : 0.0);
-        if (v < kKernelCount && (bestKernel < 0 || ms[v] < ms[bestKernel])) bestKernel = v;
+    for (int i = 0; i < kVariants; ++i) {
+        if (!v[i].passed) continue;
+        const double gbs = bytes / (v[i].ms * 1e-3) / 1e9;
+        printf("~ %s %-18s %9.4f ms  %7.1f MB  %7.1f GB/s  %5.1f%% of copy  %5.2fx cuSPARSE\n", m->name, kVariantNames[i],
+               v[i].ms, bytes / 1e6, gbs, 100.0 * gbs / copyGBs, *cusparseMs > 0.0 ? *cusparseMs / v[i].ms : 0.0);
     }
-    for (int v = 0; v < variants; ++v) {
-        if (!passed[v]) continue;
-        const char* series = v < kKernelCount ? kKernelNames[v] : NULL;
-        if (series) {
-            printf("~ plot: gbps | %s | %s | %.1f\n", series, m->name, bytes / (ms[v] * 1e-3) / 1e9);
-        }
+    for (int i = 0; i < kKernelCount; ++i) {
+        if (v[i].passed) printf("~ plot: gbps | %s | %s | %.1f\n", kVariantNames[i], m->name, bytes / (v[i].ms * 1e-3) / 1e9);
     }
-    if (cusparseBest >= 0) {
-        printf("~ plot: gbps | cuSPARSE | %s | %.1f\n", m->name, bytes / (cusparseMs * 1e-3) / 1e9);
-    }
+    if (sparseBest >= 0) printf("~ plot: gbps | cuSPARSE | %s | %.1f\n", m->name, bytes / (*cusparseMs * 1e-3) / 1e9);
     printf("~ plot: gbps | copy ceiling | %s | %.1f\n", m->name, copyGBs);
-    if (bestKernel >= 0 && cusparseBest >= 0) {
-        printf("~ best lesson kernel {%s}: %.2fx cuSPARSE (its faster algorithm here: {%s})\n",
-               kKernelNames[bestKernel], cusparseMs / ms[bestKernel],
-               kCusparseNames[cusparseBest]);
+    if (best >= 0 && sparseBest >= 0) {
+        printf("~ %s best lesson kernel {%s}: %.2fx cuSPARSE (its faster algorithm here: {%s})\n", m->name,
+               kVariantNames[best], *cusparseMs / *bestMs, kVariantNames[sparseBest]);
     }
-    result->bestLessonMs = bestKernel >= 0 ? ms[bestKernel] : 0.0;
-    result->bestCusparseMs = cusparseMs;
-
-    for (int a = 0; a < kCusparseAlgs; ++a) {
-        CUSPARSE_CHECK(cusparseDestroySpMat(sparse[a].matrix));
-        CUSPARSE_CHECK(cusparseDestroyDnVec(sparse[a].x));
-        CUSPARSE_CHECK(cusparseDestroyDnVec(sparse[a].y));
-        CUDA_CHECK(cudaFree(sparse[a].buffer));
+    for (int i = kKernelCount; i < kVariants; ++i) {
+        CUSPARSE_CHECK(cusparseDestroySpMat(v[i].matrix));
+        CUSPARSE_CHECK(cusparseDestroyDnVec(v[i].x));
+        CUSPARSE_CHECK(cusparseDestroyDnVec(v[i].y));
+        CUDA_CHECK(cudaFree(v[i].buffer));
     }
+    void* const all[] = {d.rowOffsets, d.colIndices, d.values, d.x, d.y, d.blocks, d.chunkPartials, d.chunkArrivals};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
     free(hostY);
-    freeDevice(&d);
     return failures;
+}
+
+// The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes
+// read plus bytes written, measured now, on this GPU. Returns its GB/s.
+static double deviceAndCeiling(size_t bytes) {
+    cudaDeviceProp prop;
+    int driver = 0, runtime = 0;
+    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major,
+           prop.minor, prop.multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    void* src = toDevice(NULL, bytes);
+    CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
+    const CopyRun copy = {toDevice(NULL, bytes), src, bytes};
+    const float ms = timeMs(launchCopy, &copy);
+    CUDA_CHECK(cudaFree(copy.dst));
+    CUDA_CHECK(cudaFree(src));
+    const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+    printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n", bytes / 1e6, ms, gbs);
+    printf("plotspec: gbps | bar | CSR SpMV bandwidth per kernel against cuSPARSE and the copy ceiling | input | "
+           "GB/s (compulsory bytes)\n");
+    return gbs;
 }
 
 // ---------------------------------------------------------------- flags and main
 
-enum InputKind { kInputFile, kInputStencil, kInputKron };
-
-struct InputSpec {
-    InputKind kind;
-    const char* path;
-    int size;  // stencil N or kron scale
-};
-
-static bool parseFlagValue(const char* flag, const char* text, int lo, int hi, int* out) {
-    long long v = 0;
-    if (text == NULL) {
-        fprintf(stderr, "flag %s: needs a value\n", flag);
-        return false;
+// Step 1: the inputs the command line names, in order, or the default three.
+// Returns their count, or -1 after the one line that says what is wrong.
+static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
+    int count = 0;
+    for (int a = 1; a < argc; ++a) {
+        const char* arg = argv[a];
+        const bool stencil = strcmp(arg, "--stencil") == 0, kron = strcmp(arg, "--kron") == 0;
+        long long value = 0;
+        int overflow = 0;
+        if (strcmp(arg, "--small") == 0) {
+            *small = true;
+            continue;
+        }
+        if (stencil || kron) {
+            const int lo = stencil ? kMinStencil : kMinKronScale, hi = stencil ? kMaxStencil : kMaxKronScale;
+            if (++a == argc) { fprintf(stderr, "flag %s: needs a value\n", arg); return -1; }
+            if (!mmInteger(argv[a], &value, &overflow) || overflow || value < lo || value > hi) {
+                fprintf(stderr, "flag %s: '%s' is not an integer from %d to %d\n", arg, argv[a], lo, hi);
+                return -1;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
+            return -1;
+        }
+        if (count == kMaxInputs) { fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs); return -1; }
+        inputs[count].kind = stencil ? kInputStencil : kron ? kInputKron : kInputFile;
+        inputs[count].path = arg;
+        inputs[count++].size = (int)value;
     }
-    if (!parseInteger(text, &v) || v < lo || v > hi) {
-        fprintf(stderr, "flag %s: '%s' is not an integer from %d to %d\n", flag, text, lo, hi);
-        return false;
+    if (*small && count > 0) {
+        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no --stencil, --kron or path\n");
+        return -1;
     }
-    *out = (int)v;
+    if (count > 0) return count;
+    inputs[0].kind = kInputFile, inputs[0].path = kWordsPath;
+    inputs[1].kind = kInputStencil, inputs[1].size = *small ? kSmallStencil : kDefaultStencil;
+    inputs[2].kind = kInputKron, inputs[2].size = *small ? kSmallKronScale : kDefaultKronScale;
+    return 3;
+}
+
+// Steps 2 and 3: load, validate and generate every input, then the host
+// part (tile schedule, lanes, CPU reference, tables), all before the first
+// CUDA call. False after the one line that says why; the caller frees.
+static bool prepareInputs(Input* inputs, int count) {
+    for (int i = 0; i < count; ++i) {
+        Input* in = &inputs[i];
+        if (in->kind == kInputFile && !loadMatrixMarket(in->path, &in->m)) return false;
+        if (in->kind != kInputFile && !(in->kind == kInputStencil ? makeStencil : makeKron)(in->size, &in->m)) {
+            fprintf(stderr, "flag %s %d: out of host memory\n", in->kind == kInputStencil ? "--stencil" : "--kron", in->size);
+            return false;
+        }
+    }
+    printf("Day 37: CSR SpMV, y = A * x in fp32; %d input%s\n", count, count == 1 ? "" : "s");
+    for (int i = 0; i < count; ++i) {
+        Input* in = &inputs[i];
+        in->subWarpLanes = chooseSubWarpLanes(&in->m);
+        if (!buildTileSchedule(in) || !computeReference(in)) {
+            fprintf(stderr, "%s: out of host memory\n", in->m.name);
+            return false;
+        }
+        printAnalysis(in, i, count);
+    }
     return true;
 }
 
-int main(int argc, char** argv) {
-    // 1. Flags.
-    InputSpec specs[kMaxInputs];
-    int specCount = 0;
-    bool small = false;
-    for (int a = 1; a < argc; ++a) {
-        const char* arg = argv[a];
-        InputSpec s;
-        s.path = NULL;
-        s.size = 0;
-        if (strcmp(arg, "--small") == 0) {
-            small = true;
-            continue;
-        } else if (strcmp(arg, "--stencil") == 0) {
-            s.kind = kInputStencil;
-            if (!parseFlagValue(arg, a + 1 < argc ? argv[a + 1] : NULL, kMinStencil, kMaxStencil,
-                                &s.size)) {
-                return EXIT_FAILURE;
-            }
-            ++a;
-        } else if (strcmp(arg, "--kron") == 0) {
-            s.kind = kInputKron;
-            if (!parseFlagValue(arg, a + 1 < argc ? argv[a + 1] : NULL, kMinKronScale,
-                                kMaxKronScale, &s.size)) {
-                return EXIT_FAILURE;
-            }
-            ++a;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (known: --small, --stencil N, --kron SCALE, "
-                    "or Matrix Market paths)\n", arg);
-            return EXIT_FAILURE;
-        } else {
-            s.kind = kInputFile;
-            s.path = arg;
+// Step 5: every input against the copy ceiling; then the goal lines and the
+// headlines: the best lesson kernel against cuSPARSE as a geomean over the
+// inputs, and the best kernel's share of the copy on the first stencil.
+static int runGpuPart(const Input* inputs, int count, bool small) {
+    const double copyGBs = deviceAndCeiling(small ? kCopyBytesSmall : kCopyBytes);
+    cusparseHandle_t handle;
+    CUSPARSE_CHECK(cusparseCreate(&handle));
+    int failures = 0, logCount = 0;
+    double logSum = 0.0, stencilFraction = -1.0;
+    for (int i = 0; i < count; ++i) {
+        double bestMs = 0.0, cusparseMs = 0.0;
+        failures += runInput(&inputs[i], handle, copyGBs, &bestMs, &cusparseMs);
+        if (bestMs > 0.0 && cusparseMs > 0.0) logSum += log(cusparseMs / bestMs), ++logCount;
+        if (inputs[i].kind == kInputStencil && bestMs > 0.0 && stencilFraction < 0.0) {
+            stencilFraction = compulsoryBytes(&inputs[i].m) / (bestMs * 1e-3) / 1e9 / copyGBs;
         }
-        if (specCount == kMaxInputs) {
-            fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs);
-            return EXIT_FAILURE;
-        }
-        specs[specCount++] = s;
     }
-    if (small && specCount > 0) {
-        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no --stencil, --kron "
-                "or path\n");
-        return EXIT_FAILURE;
+    CUSPARSE_CHECK(cusparseDestroy(handle));
+    const double geomean = logCount > 0 ? exp(logSum / logCount) : 0.0;
+    printf("\n~ goal: best lesson kernel >= 1.0x cuSPARSE, geomean over the inputs: %.2f {%s}\n", geomean,
+           geomean >= 1.0 ? "met" : "not met");
+    if (stencilFraction >= 0.0) {
+        printf("~ goal: >= 75%% of the copy bandwidth on the stencil: %.1f%% {%s}\n", 100.0 * stencilFraction,
+               stencilFraction >= 0.75 ? "met" : "not met");
     }
-    if (specCount == 0) {
-        specs[0].kind = kInputFile;
-        specs[0].path = kWordsPath;
-        specs[0].size = 0;
-        specs[1].kind = kInputStencil;
-        specs[1].path = NULL;
-        specs[1].size = small ? kSmallStencil : kDefaultStencil;
-        specs[2].kind = kInputKron;
-        specs[2].path = NULL;
-        specs[2].size = small ? kSmallKronScale : kDefaultKronScale;
-        specCount = 3;
-    }
+    printf("headline: best_vs_cusparse_geomean = %.2f\n", geomean);
+    if (stencilFraction >= 0.0) printf("headline: stencil_copy_fraction = %.3f\n", stencilFraction);
+    return failures;
+}
 
-    // 2. Load, validate and generate every input before anything else.
+int main(int argc, char** argv) {
+    for (int a = 1; a < argc; ++a) {
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) { fputs(kUsage, stdout); return EXIT_SUCCESS; }
+    }
+    bool small = false;
     Input inputs[kMaxInputs];
     memset(inputs, 0, sizeof(inputs));
-    int loaded = 0;
-    for (int i = 0; i < specCount; ++i) {
-        bool ok = false;
-        if (specs[i].kind == kInputFile) {
-            ok = loadMatrixMarket(specs[i].path, &inputs[i].m);
-        } else if (specs[i].kind == kInputStencil) {
-            ok = makeStencil(specs[i].size, &inputs[i].m);
-            if (!ok) fprintf(stderr, "flag --stencil: out of host memory for %d^3\n", specs[i].size);
-        } else {
-            ok = makeKron(specs[i].size, &inputs[i].m);
-            if (!ok) fprintf(stderr, "flag --kron: out of host memory for scale %d\n", specs[i].size);
-        }
-        ++loaded;  // counted even on failure: a half-built input is freed too
-        if (!ok) {
-            for (int k = 0; k < loaded; ++k) freeInput(&inputs[k]);
-            return EXIT_FAILURE;
-        }
-    }
-
-    // 3. Host analysis: schedule, lanes, CPU reference, tables.
-    printf("Day 37: CSR SpMV, y = A * x in fp32; %d input%s\n", specCount,
-           specCount == 1 ? "" : "s");
-    for (int i = 0; i < specCount; ++i) {
-        Input* in = &inputs[i];
-        in->subWarpLanes = chooseSubWarpLanes(&in->m);
-        if (!buildTileSchedule(&in->m, &in->tiles) || !computeReference(&in->m, &in->ref)) {
-            fprintf(stderr, "%s: out of host memory\n", in->m.name);
-            for (int k = 0; k < loaded; ++k) freeInput(&inputs[k]);
-            return EXIT_FAILURE;
-        }
-        printAnalysis(in, i, specCount);
-    }
-
-    // 4. The first CUDA call.
+    const int count = parseFlags(argc, argv, inputs, &small);
+    if (count < 0) return EXIT_FAILURE;
+    if (!prepareInputs(inputs, count)) { freeInputs(inputs, count); return EXIT_FAILURE; }
+    // Step 4: the first CUDA call.
     int deviceCount = 0;
     const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
     if (probe != cudaSuccess || deviceCount == 0) {
         printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
                probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
-        for (int k = 0; k < loaded; ++k) freeInput(&inputs[k]);
+        freeInputs(inputs, count);
         return 2;
     }
-
-    // 5. GPU part.
-    const int device = 0;
-    CUDA_CHECK(cudaSetDevice(device));
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    int driver = 0, runtime = 0;
-    CUDA_CHECK(cudaDriverGetVersion(&driver));
-    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
-           prop.name, prop.major, prop.minor, prop.multiProcessorCount, driver / 1000,
-           (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
-
-    // The ceiling: a device-to-device copy far larger than L2, bytes read
-    // plus bytes written, measured now, on this GPU.
-    const size_t copyBytes = small ? kCopyBytesSmall : kCopyBytes;
-    CopyRun copy;
-    copy.bytes = copyBytes;
-    void* copyDst = NULL;
-    void* copySrc = NULL;
-    CUDA_CHECK(cudaMalloc(&copyDst, copyBytes));
-    CUDA_CHECK(cudaMalloc(&copySrc, copyBytes));
-    CUDA_CHECK(cudaMemset(copySrc, 0x5a, copyBytes));
-    copy.dst = copyDst;
-    copy.src = copySrc;
-    const float copyMs = timeMs(launchCopy, &copy);
-    CUDA_CHECK(cudaFree(copyDst));
-    CUDA_CHECK(cudaFree(copySrc));
-    const double copyGBs = 2.0 * (double)copyBytes / (copyMs * 1e-3) / 1e9;
-    printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n",
-           copyBytes / 1e6, copyMs, copyGBs);
-    printf("plotspec: gbps | bar | CSR SpMV bandwidth per kernel against cuSPARSE and the copy "
-           "ceiling | input | GB/s (compulsory bytes)\n");
-
-    cusparseHandle_t handle;
-    CUSPARSE_CHECK(cusparseCreate(&handle));
-    int failures = 0;
-    InputResult results[kMaxInputs];
-    for (int i = 0; i < specCount; ++i) {
-        results[i].isStencil = specs[i].kind == kInputStencil;
-        failures += runInput(&inputs[i], handle, copyGBs, &results[i]);
-    }
-    CUSPARSE_CHECK(cusparseDestroy(handle));
-
-    // 6. Headlines: the goal figures, then PASS or FAIL.
-    double logSum = 0.0;
-    int logCount = 0;
-    double stencilFraction = -1.0;
-    for (int i = 0; i < specCount; ++i) {
-        if (results[i].bestLessonMs > 0.0 && results[i].bestCusparseMs > 0.0) {
-            logSum += log(results[i].bestCusparseMs / results[i].bestLessonMs);
-            ++logCount;
-        }
-        if (results[i].isStencil && results[i].bestLessonMs > 0.0 && stencilFraction < 0.0) {
-            const double gbs = compulsoryBytes(&inputs[i].m) / (results[i].bestLessonMs * 1e-3) / 1e9;
-            stencilFraction = gbs / copyGBs;
-        }
-    }
-    printf("\n");
-    const double geomean = logCount > 0 ? exp(logSum / logCount) : 0.0;
-    printf("~ goal: best lesson kernel >= 1.0x cuSPARSE, geomean over the inputs: %.2f {%s}\n",
-           geomean, geomean >= 1.0 ? "met" : "not met");
-    if (stencilFraction >= 0.0) {
-        printf("~ goal: >= 75%% of the copy bandwidth on the stencil: %.1f%% {%s}\n",
-               100.0 * stencilFraction, stencilFraction >= 0.75 ? "met" : "not met");
-    }
-    printf("headline: best_vs_cusparse_geomean = %.2f\n", geomean);
-    if (stencilFraction >= 0.0) {
-        printf("headline: stencil_copy_fraction = %.3f\n", stencilFraction);
-    }
-    for (int k = 0; k < loaded; ++k) freeInput(&inputs[k]);
-    if (failures > 0) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        printf("FAIL\n");
-        return EXIT_FAILURE;
-    }
-    printf("PASS\n");
-    return EXIT_SUCCESS;
+    const int failures = runGpuPart(inputs, count, small);
+    freeInputs(inputs, count);
+    if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
+    puts(failures > 0 ? "FAIL" : "PASS");
+    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
