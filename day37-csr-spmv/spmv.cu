@@ -1,19 +1,15 @@
 // Day 37: sparse matrix times vector, y = A * x, with A stored as CSR.
 //
-// The question: which mapping of rows onto threads is fastest, why does the
-// answer change with the matrix, and how close does each mapping get to the
-// memory system's limit and to cuSPARSE? SpMV does two flops per nonzero and
-// moves at least eight bytes for them, so it is a bandwidth problem, and the
-// ceiling is a device-to-device copy measured in the same run.
-//
-// Three inputs, because one matrix would hide half of the lesson: the word
-// matrix of cuda-words.mtx (real, skewed, small enough for L2), the 3D
-// 7-point stencil (rows 4 to 7 long: the regular case) and a Graph500
-// Kronecker graph (a power law). Four kernels, in the order the lesson
-// teaches them: thread per row, warp per row, a sub-warp width chosen from
-// the row lengths, and nonzero tiles that give every block the same work;
-// cuSPARSE's cusparseSpMV is the baseline. Each result is checked against a
-// double precision CPU reference before it is timed.
+// Which mapping of rows onto threads is fastest, why does the answer change
+// with the matrix, and how close does each get to the memory system's limit
+// (a device-to-device copy, measured in the same run) and to cuSPARSE? SpMV
+// does two flops per nonzero and moves at least eight bytes for them: it is a
+// bandwidth problem. Three inputs, because one would hide half the lesson: a
+// real skewed word matrix small enough for L2 (cuda-words.mtx), the regular
+// 3D 7-point stencil and a power-law Graph500 Kronecker graph. Four kernels,
+// in the order taught: thread per row, warp per row, a sub-warp width chosen
+// from the row lengths, and nonzero tiles that give every block the same
+// work; cuSPARSE's cusparseSpMV is the baseline, and the CPU is the judge.
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmv spmv.cu -lcusparse
 // Run: ./spmv                  cuda-words.mtx, a 128^3 stencil and a scale-21 Kronecker graph
@@ -23,8 +19,7 @@
 // Run: ./spmv FILE.mtx         only a Matrix Market file; inputs mix and repeat, up to 8
 // Run: ./spmv --help           this list (-h too)
 //
-// Run it from this folder (it opens cuda-words.mtx by a relative path). The
-// verified run's transcript: the newest evidence/run-*.txt.
+// Run it from this folder (it opens cuda-words.mtx by a relative path). Transcript: evidence/run-*.txt.
 
 #include <math.h>
 #include <stdint.h>
@@ -36,7 +31,6 @@
 #include <cusparse.h>
 
 // ---------------------------------------------------------------- constants
-
 // The header's run lines, which --help prints (make check compares the two).
 static const char* const kUsage =
     "usage:\n"
@@ -50,22 +44,18 @@ static const char* const kUsage =
 static const int kWarpSize = 32;  // every GPU this course targets
 // 8 warps hide latency in the tile kernel's two phases; its reduction gives a lane to each of up to 256 rows.
 static const int kThreadsPerBlock = 256;
-// The nonzero tile of one block in the tiled kernel: 2048 products are 8 KiB
-// of shared memory, so 8 blocks (the 2048-thread limit of an SM) still fit
-// in its shared memory, and 2048 is 8 nonzeros, two 16-byte loads, per thread.
+// A tile of 2048 products is 8 KiB of shared memory, so 8 blocks (an SM's 2048
+// threads) still fit, and it is 8 nonzeros, two 16-byte loads, per thread.
 #define TILE_NNZ 2048
 static const int kTileNnz = TILE_NNZ;
 static const int kTileMaxRows = 256;  // one thread per row, so the reduction makes one pass over the rows
-// A tile closes before its longest row would need more than this many serial
-// steps in the reduction phase; a row that alone overflows a tile is split.
-static const int kTileMaxReduceSteps = 32;
+static const int kTileMaxReduceSteps = 32;  // a tile closes before its longest row needs more serial steps
 static const int kGuardFloats = 64;  // poisoned floats past y that must stay so: a write of y[rows] is caught
 static const int kWarmupRuns = 3;  // the first launch of each kernel loads it
-static const int kTimedRuns = 20;  // puts even the stencil's window far above the events' resolution
+static const int kTimedRuns = 20;  // lifts the stencil's window far above timer noise (its call time: evidence/notes.md)
 static const int kMaxInputs = 8;  // more is a typo, not a benchmark
-// Default inputs. 128^3 and scale 21 give the stencil over 140 MB and the
-// graph over 530 MB of compulsory traffic (the host part counts it), several
-// times the H200's 50 MB L2, so both are timed from HBM and not from cache.
+// Defaults: the stencil's 142 MB and the graph's 533 MB of compulsory traffic (the host part
+// counts it) are several times the H200's 50 MB L2, so both are timed from HBM, not from cache.
 static const char* const kWordsPath = "cuda-words.mtx";
 static const int kDefaultStencil = 128, kDefaultKronScale = 21;
 static const int kSmallStencil = 16, kSmallKronScale = 14;  // --small: still empty rows, split rows, a last tile
@@ -75,8 +65,8 @@ static const int kKronEdgeFactor = 16;                      // Graph500's edges 
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;  // and its initiator
 // Fixed seeds: every run of every machine draws the same matrices and x.
 static const uint64_t kSeedKron = 0x5eed0037a11ce5ULL, kSeedValues = 0x7a1e5eed37ULL, kSeedX = 0x0ddba11c0ffeeULL;
-// Copy ceiling: 1 GiB each way, far larger than L2, so HBM is what is timed.
-static const size_t kCopyBytes = (size_t)1 << 30, kCopyBytesSmall = (size_t)64 << 20;  // --small: sanitizer speed
+// The copy ceiling moves 1 GiB each way, far more than L2 holds (64 MiB with --small, for the sanitizers).
+static const size_t kCopyBytes = (size_t)1 << 30, kCopyBytesSmall = (size_t)64 << 20;
 
 static_assert(kThreadsPerBlock % kWarpSize == 0, "a block is whole warps");
 static_assert(TILE_NNZ % 4 == 0, "the tile is loaded four nonzeros at a time");
@@ -84,7 +74,6 @@ static_assert(kTileMaxRows <= kThreadsPerBlock, "one thread per tile row");
 static_assert((2LL * kKronEdgeFactor << kMaxKronScale) <= INT32_MAX, "kron offsets fit in int32");
 
 // ---------------------------------------------------------------- error macros
-
 #define CUDA_CHECK(call)                                                   \
     do {                                                                   \
         cudaError_t status_ = (call);                                      \
@@ -106,10 +95,8 @@ static_assert((2LL * kKronEdgeFactor << kMaxKronScale) <= INT32_MAX, "kron offse
     } while (0)
 
 // ---------------------------------------------------------------- data
-
-// CSR: row r's entries are colIndices[rowOffsets[r] .. rowOffsets[r + 1]),
-// columns ascending, no duplicates. Offsets are int32 because cuSPARSE and
-// the kernels index with int; every builder keeps nnz below 2^31.
+// CSR: row r's entries are colIndices[rowOffsets[r] .. rowOffsets[r + 1]), columns ascending, no
+// duplicates. int32 offsets, as cuSPARSE and the kernels index; every builder keeps nnz below 2^31.
 struct HostMatrix {
     char name[64];          // short id used in tables and the plot
     char description[192];  // one line for the reader
@@ -119,18 +106,16 @@ struct HostMatrix {
     float *values, *x;             // nnz, cols
 };
 
-// The tile kernel's schedule. A normal tile is rows [rowBegin, rowEnd) whose
-// nonzeros fit one tile; a row too long for a tile gets chunkCount blocks,
-// chunk = 0 .. chunkCount - 1, placed next to each other. chunk = -1 marks a
-// normal tile. Built once per matrix on the host, like cuSPARSE's preprocess.
+// One block of the tile kernel's schedule: rows [rowBegin, rowEnd) whose nonzeros fit a tile
+// (chunk = -1), or chunk 0 .. chunkCount - 1 of a row too long for one, the chunks side by side.
+// Built once per matrix on the host, like cuSPARSE's preprocess.
 struct RowBlock {
     int rowBegin, rowEnd, chunk, chunkCount;
 };
 
 enum InputKind { kInputFile, kInputStencil, kInputKron };
 
-// Everything one input needs on the host: what the command line asked for,
-// the matrix, what the CPU knows of it before any GPU runs, the tile schedule.
+// One input on the host: what the command line asked for, the matrix, the CPU's answer, the tiles.
 struct Input {
     InputKind kind;
     const char* path;  // a file's
@@ -162,10 +147,8 @@ static void freeInputs(Input* in, int count) {
 }
 
 // ---------------------------------------------------------------- generators
-
-// splitmix64: a 64-bit counter through a good mixer. Used both as a stream
-// (the Kronecker edges) and as a hash of a position (values and x), so a
-// value depends on where it is and not on the order it was made in.
+// splitmix64: a counter through a good mixer, both a stream (the Kronecker edges) and a hash of a
+// position (values and x), so that a value depends on where it is, not on when it was made.
 static uint64_t mix64(uint64_t z) {
     z += 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -186,8 +169,7 @@ static float hashedValue(uint64_t seed, uint64_t a, uint64_t b) {
     return (h & 1) ? -magnitude : magnitude;
 }
 
-// The matrix's arrays for nnz entries, and x, drawn like the values. On
-// failure what was allocated stays in m, for freeInputs.
+// The matrix's arrays for nnz entries, and x, drawn like the values; on failure freeInputs frees.
 static bool allocMatrix(HostMatrix* m, int rows, int cols, long long nnz) {
     m->rows = rows, m->cols = cols, m->nnz = (int)nnz;
     m->rowOffsets = (int*)malloc(((size_t)rows + 1) * sizeof(int));
@@ -226,13 +208,11 @@ static bool makeStencil(int n, HostMatrix* m) {
 
 static int compareInts(const void* a, const void* b) { return (*(const int*)a > *(const int*)b) - (*(const int*)a < *(const int*)b); }
 
-// A Graph500 Kronecker graph: 16 * 2^scale edges, each placed by descending
-// `scale` levels of the 2x2 initiator (quadrants A, B, C, D = 1 - A - B - C),
-// then the vertex labels shuffled by the same stream (Fisher-Yates), as
-// Graph500 does so that high degree is not also low index. Self loops are
-// dropped, every edge is stored both ways and a repeated edge once (the
-// pattern is a graph, and the same edge twice is still one edge). Values come
-// from the position hash, so A is symmetric in pattern but not in value.
+// A Graph500 Kronecker graph: 16 * 2^scale edges, each placed by descending `scale` levels of the
+// 2x2 initiator (quadrants A, B, C, D = 1 - A - B - C), then the vertex labels shuffled by the same
+// stream (Fisher-Yates), as Graph500 does so that high degree is not also low index. Self loops are
+// dropped, each edge stored both ways and a repeated one once (the same edge twice is one edge).
+// Values come from the position hash: A is symmetric in pattern, not in value.
 static bool makeKron(int scale, HostMatrix* m) {
     const int n = 1 << scale;
     const long long edges = (long long)kKronEdgeFactor << scale;
@@ -259,16 +239,13 @@ static bool makeKron(int scale, HostMatrix* m) {
     for (int i = 0; ok && i < n; ++i) label[i] = i;
     for (int i = n - 1; ok && i > 0; --i) {
         const int j = (int)(uniform01(&state) * (i + 1)), t = label[i];
-        label[i] = label[j];
-        label[j] = t;
+        label[i] = label[j], label[j] = t;
     }
-    // A counting sort by row, both directions of every edge, straight into
-    // the matrix (rowOffsets serving as the cursors); then each row sorted,
-    // its duplicates squeezed out in place, the first of each run kept.
+    // A counting sort by row, both directions of every edge, straight into the matrix (rowOffsets
+    // are the cursors); then each row sorted and its duplicates squeezed out, the first kept.
     for (long long e = 0; ok && e < edges; ++e) {
-        from[e] = label[from[e]];
-        to[e] = label[to[e]];
-        if (from[e] != to[e]) { ++offsets[from[e] + 1]; ++offsets[to[e] + 1]; }
+        from[e] = label[from[e]], to[e] = label[to[e]];
+        if (from[e] != to[e]) ++offsets[from[e] + 1], ++offsets[to[e] + 1];
     }
     for (int r = 0; ok && r < n; ++r) offsets[r + 1] += offsets[r];
     ok = ok && allocMatrix(m, n, n, offsets[n]);
@@ -291,7 +268,6 @@ static bool makeKron(int scale, HostMatrix* m) {
 }
 
 // ---------------------------------------------------------------- input loader
-
 // ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
 // mmRead() turns a Matrix Market `coordinate` file into 0-based COO triples
 // sorted by (row, column), duplicates summed, a symmetric file's entries
@@ -607,12 +583,10 @@ static int mmRead(const char* path, MmMatrix* m) {
 }
 // ---- end common/mmio.h ----
 
-// The lesson's CSR from the reader's entries, sorted by (row, column) with
-// duplicates summed: a count per row and a prefix sum. A pattern file has no
-// values, and a file whose values are all equal could not show a kernel that
-// pairs a value with the wrong entry: both take values from the position
-// hash, as the generated inputs do (of the lower-triangle position, so that
-// a symmetric file stays symmetric). SpMV needs no square matrix, but an entry.
+// The lesson's CSR from the reader's entries, sorted by (row, column) with duplicates summed: a
+// count per row and a prefix sum. A pattern file, or one whose values are all equal, could not show
+// a kernel that pairs a value with the wrong entry, so its values come from the position hash (of
+// the lower-triangle position: a symmetric file stays symmetric). SpMV needs no square matrix.
 static bool loadMatrixMarket(const char* path, HostMatrix* m) {
     static const char* const kFields[] = {"real", "integer", "pattern"};
     static const char* const kSymmetry[] = {"general", "symmetric, both triangles stored", "skew-symmetric, both triangles stored"};
@@ -645,7 +619,6 @@ static bool loadMatrixMarket(const char* path, HostMatrix* m) {
 }
 
 // ---------------------------------------------------------------- CPU reference
-
 // The judge: y = A * x in double, in row order, plus each row's sum of
 // |a_ij * x_j|, which bounds how far any float summation order may land.
 static bool computeReference(Input* in) {
@@ -691,26 +664,20 @@ static bool checkResult(const char* variant, const Input* in, const float* got, 
     double gotSum = 0.0, tolSum = 0.0;
     for (int r = 0; r < m->rows; ++r) {
         const double tol = rowTolerance(m->rowOffsets[r + 1] - m->rowOffsets[r], in->absSum[r]);
-        tolSum += tol;
-        gotSum += (double)got[r];
+        tolSum += tol, gotSum += (double)got[r];
         if (rowIsWrong(got[r], in->refY[r], tol) && badRows++ == 0) firstBad = r;
     }
     if (firstBad >= 0) {
         const int length = m->rowOffsets[firstBad + 1] - m->rowOffsets[firstBad];
-        fprintf(stderr, "%s on %s%s: %d of %d rows wrong; first is row %d (length %d): got %.9g, want %.9g, tolerance %.3g\n",
-                variant, m->name, when, badRows, m->rows, firstBad, length, (double)got[firstBad], in->refY[firstBad],
-                rowTolerance(length, in->absSum[firstBad]));
+        fprintf(stderr, "%s on %s%s: %d of %d rows wrong; first is row %d (length %d): got %.9g, want %.9g, tolerance %.3g\n", variant,
+                m->name, when, badRows, m->rows, firstBad, length, (double)got[firstBad], in->refY[firstBad], rowTolerance(length, in->absSum[firstBad]));
     }
-    // The second check: the total of y against the reference's total.
-    const bool sumOk = fabs(gotSum - in->checksum) <= tolSum;
-    if (!sumOk) {
-        fprintf(stderr, "%s on %s%s: checksum of y is %.9g, want %.9g (tolerance %.3g)\n", variant, m->name, when, gotSum,
-                in->checksum, tolSum);
-    }
+    const bool sumOk = fabs(gotSum - in->checksum) <= tolSum;  // the second check: y's total
+    if (!sumOk) fprintf(stderr, "%s on %s%s: checksum of y is %.9g, want %.9g (tolerance %.3g)\n", variant, m->name, when, gotSum, in->checksum, tolSum);
     for (int g = 0; g < kGuardFloats && guardHit < 0; ++g) {
         uint32_t bits = 0;
         memcpy(&bits, &got[m->rows + g], sizeof(bits));
-        if (bits != 0xffffffffu) guardHit = g;
+        guardHit = bits != 0xffffffffu ? g : -1;
     }
     if (guardHit >= 0) fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, m->name, when, m->rows + guardHit);
     const bool ok = firstBad < 0 && sumOk && guardHit < 0;
@@ -719,7 +686,6 @@ static bool checkResult(const char* variant, const Input* in, const float* got, 
 }
 
 // ---------------------------------------------------------------- host analysis
-
 static int rowLength(const HostMatrix* m, long long r) { return m->rowOffsets[r + 1] - m->rowOffsets[r]; }
 
 // snippet: lanes-rule
@@ -738,19 +704,16 @@ static int chooseSubWarpLanes(const HostMatrix* m) {
 }
 // end snippet
 
-// Lanes the tile kernel's reduction gives each row of a tile of `rows` rows:
-// the largest power of two up to a warp such that every row gets its lanes
-// from the block's threads. Shared by the host schedule and the kernel, so
-// the two cannot disagree.
+// Lanes the tile kernel's reduction gives each row of a tile of `rows` rows: the largest power of
+// two up to a warp that every row can have. Shared by the host schedule and the kernel.
 __host__ __device__ static inline int tileReduceLanes(int rows) {
     int lanes = 32;
     while (lanes > 1 && lanes * rows > kThreadsPerBlock) lanes /= 2;
     return lanes;
 }
 
-// Lane slots a mapping with `lanes` lanes per row issues: a warp holds
-// 32 / lanes consecutive rows and runs until its slowest row is done, each
-// step costing all 32 lanes. lanes = 1 is thread per row, 32 warp per row.
+// Lane slots a mapping with `lanes` lanes per row issues: a warp holds 32 / lanes consecutive rows
+// and runs until its slowest row is done, each step costing all 32 lanes (1 and 32: thread and warp per row).
 static long long laneSlots(const HostMatrix* m, int lanes) {
     const int rowsPerWarp = kWarpSize / lanes;
     long long slots = 0;
@@ -765,15 +728,12 @@ static long long laneSlots(const HostMatrix* m, int lanes) {
     return slots;
 }
 
-// The tile schedule. Rows are packed greedily into tiles; a tile closes when
-// the next row would overflow its nonzeros, its 256 rows, or make the
-// longest row need more than kTileMaxReduceSteps steps of the reduction.
-// A row longer than a whole tile is cut into tile-sized chunks, one block
-// each, and the chunks meet in one of them (see the kernel).
+// The tile schedule. Rows are packed greedily into tiles; a tile closes when the next row would
+// overflow its nonzeros, its 256 rows, or make the longest row need more than kTileMaxReduceSteps
+// steps of the reduction. A row longer than a tile is cut into chunks, one block each (see the kernel).
 static bool buildTileSchedule(Input* t) {
     const HostMatrix* m = &t->m;
-    // Upper bound on blocks: one per row plus one per full tile of nonzeros.
-    t->blocks = (RowBlock*)malloc(((size_t)m->rows + m->nnz / kTileNnz + 1) * sizeof(RowBlock));
+    t->blocks = (RowBlock*)malloc(((size_t)m->rows + m->nnz / kTileNnz + 1) * sizeof(RowBlock));  // at most
     if (!t->blocks) return false;
     t->blockCount = t->longRows = t->chunkBlocks = 0;
     int open = -1;  // first row of the open tile, -1 when none
@@ -787,63 +747,48 @@ static bool buildTileSchedule(Input* t) {
         }
         if (close && open >= 0) {
             const RowBlock b = {open, r, -1, 0};
-            t->blocks[t->blockCount++] = b;
-            open = -1;
+            t->blocks[t->blockCount++] = b, open = -1;
         }
         if (r == m->rows) break;
         if (len > kTileNnz) {
             const int chunks = (len + kTileNnz - 1) / kTileNnz;
-            for (int c = 0; c < chunks; ++c) {
-                const RowBlock b = {r, r + 1, c, chunks};
-                t->blocks[t->blockCount++] = b;
-            }
-            ++t->longRows;
-            t->chunkBlocks += chunks;
+            for (int c = 0; c < chunks; ++c) { const RowBlock b = {r, r + 1, c, chunks}; t->blocks[t->blockCount++] = b; }
+            ++t->longRows, t->chunkBlocks += chunks;
             continue;
         }
-        if (open < 0) {
-            open = r;
-            openRows = openNnz = openMax = 0;
-        }
-        ++openRows;
-        openNnz += len;
+        if (open < 0) open = r, openRows = openNnz = openMax = 0;
+        ++openRows, openNnz += len;
         if (len > openMax) openMax = len;
     }
     return true;
 }
 
-// Lane slots of the tile kernel's load phase: each block's nonzeros in
-// steps of the whole block. Its reduction reads shared memory and is not
-// counted; that is where the "nonzeros per slot" figure flatters it.
+// Lane slots of the tile kernel's load phase: each block's nonzeros in steps of the whole block. Its
+// reduction reads shared memory and is not counted; that is where "nonzeros per slot" flatters it.
 static long long tileSlots(const Input* t) {
     long long slots = 0;
     for (int b = 0; b < t->blockCount; ++b) {
         const RowBlock* rb = &t->blocks[b];
         long long count = (long long)t->m.rowOffsets[rb->rowEnd] - t->m.rowOffsets[rb->rowBegin];
-        if (rb->chunk >= 0) {
-            const long long rest = count - (long long)rb->chunk * kTileNnz;
-            count = rest < kTileNnz ? rest : kTileNnz;
-        }
+        const long long rest = count - (long long)rb->chunk * kTileNnz;  // a chunk's share of its row
+        if (rb->chunk >= 0) count = rest < kTileNnz ? rest : kTileNnz;
         slots += (count + kThreadsPerBlock - 1) / kThreadsPerBlock * kThreadsPerBlock;
     }
     return slots;
 }
 
-// Bytes one SpMV must move at least: row offsets, column indices and values
-// once, x once per column, y once per row. Reads of x that miss the caches
-// again are not counted, so GB/s by this model is a lower bound.
+// Bytes one SpMV must move at least: row offsets, column indices and values once, x once per column,
+// y once per row. Reads of x that miss the caches again are not counted: GB/s by it is a lower bound.
 static double compulsoryBytes(const HostMatrix* m) {
     return ((double)m->rows + 1) * 4 + (double)m->nnz * 8 + (double)m->cols * 4 + (double)m->rows * 4;
 }
 
-// The same, with x read once per nonzero: what SpMV would move if no read of
-// x ever hit a cache. The truth lies between the two.
+// The same with x read once per nonzero, as if no read of x hit a cache. The truth lies between.
 static double uncachedBytes(const HostMatrix* m) {
     return ((double)m->rows + 1) * 4 + (double)m->nnz * 12 + (double)m->rows * 4;
 }
 
-// The variants the GPU part compares: the lesson's four kernels, then
-// cuSPARSE's two CSR algorithms.
+// The variants the GPU part compares: the lesson's four kernels, then cuSPARSE's two CSR algorithms.
 static const int kKernelCount = 4, kCusparseAlgs = 2, kVariants = kKernelCount + kCusparseAlgs;
 static const char* const kVariantNames[kVariants] = {"thread-per-row", "warp-per-row", "sub-warp", "nnz-tile",
                                                      "cuSPARSE CSR_ALG1", "cuSPARSE CSR_ALG2"};
@@ -852,10 +797,7 @@ static void printAnalysis(const Input* in, int index, int count) {
     const HostMatrix* m = &in->m;
     printf("\nInput %d of %d: %s, %s\n", index + 1, count, m->name, m->description);
     int* lengths = (int*)malloc((size_t)m->rows * sizeof(int));
-    if (!lengths) {
-        printf("  (no host memory for the row statistics)\n");
-        return;
-    }
+    if (!lengths) { printf("  (no host memory for the row statistics)\n"); return; }
     int empty = 0, longest = 0;
     for (int r = 0; r < m->rows; ++r) {
         lengths[r] = rowLength(m, r);
@@ -866,8 +808,8 @@ static void printAnalysis(const Input* in, int index, int count) {
     qsort(lengths, (size_t)m->rows, sizeof(int), compareInts);
     printf("  %d rows, %d columns, %d nonzeros\n", m->rows, m->cols, m->nnz);
     if (m->merged >= 0) printf("  duplicates merged: %lld\n", m->merged);
-    printf("  row length: min %d, median %d, mean %.2f, max %d (row %d); %d empty rows\n", lengths[0],
-           lengths[m->rows / 2], (double)m->nnz / m->rows, maxLen, longest, empty);
+    printf("  row length: min %d, median %d, mean %.2f, max %d (row %d); %d empty rows\n", lengths[0], lengths[m->rows / 2],
+           (double)m->nnz / m->rows, maxLen, longest, empty);
     free(lengths);
     printf("  bytes per SpMV: %.1f MB compulsory (offsets, columns, values, x once, y), %.1f MB if x were read once per nonzero\n",
            compulsoryBytes(m) / 1e6, uncachedBytes(m) / 1e6);
@@ -887,11 +829,9 @@ static void printAnalysis(const Input* in, int index, int count) {
 }
 
 // ---------------------------------------------------------------- kernels
-
-// 1. One thread per row: what everybody writes first, and correct.
-// The loop bound is per lane, so a warp runs as long as its longest row while
-// the lanes with shorter rows sit idle; and 32 lanes walk 32 different rows,
-// so a warp's loads of colIndices and values touch up to 32 separate places.
+// 1. One thread per row: what everybody writes first, and correct. The loop bound is per lane, so a
+// warp runs as long as its longest row while the lanes with shorter rows sit idle; and 32 lanes walk
+// 32 different rows, so a warp's loads of colIndices and values touch up to 32 separate places.
 // Launch: gridDim.x * blockDim.x >= rows.
 // snippet: thread-per-row
 __global__ void spmvThreadPerRow(int rows, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
@@ -905,11 +845,10 @@ __global__ void spmvThreadPerRow(int rows, const int* __restrict__ rowOffsets, c
 }
 // end snippet
 
-// 2. One warp per row: the 32 lanes stride through one row together, so each
-// load instruction reads 32 consecutive entries, and a shuffle ladder adds
-// the 32 partial sums. A row of 3 entries leaves 29 lanes with nothing to do.
-// The shuffles sit outside the guard so every lane reaches them, which is
-// what the full mask promises; the guard is warp uniform anyway.
+// 2. One warp per row: the 32 lanes stride through one row together, so each load instruction reads
+// 32 consecutive entries, and a shuffle ladder adds the 32 partial sums; a row of 3 entries leaves 29
+// lanes idle. The shuffles sit outside the guard so that every lane reaches them, as the full mask
+// promises (the guard is warp uniform anyway).
 // Launch: blockDim.x a multiple of 32; gridDim.x * blockDim.x >= 32 * rows.
 // snippet: warp-per-row
 __global__ void spmvWarpPerRow(int rows, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
@@ -928,11 +867,9 @@ __global__ void spmvWarpPerRow(int rows, const int* __restrict__ rowOffsets, con
 }
 // end snippet
 
-// 3. Lanes lanes per row, lanes a power of two below 32: a warp serves
-// 32 / lanes rows at once. When lanes is near the row length, few lanes idle
-// and the warp still reads a contiguous run of entries (its rows are
-// neighbours in memory). The width argument of __shfl_down_sync keeps each
-// group's ladder inside the group.
+// 3. Lanes lanes per row, a power of two: a warp serves 32 / Lanes rows at once. When Lanes is near
+// the row length few lanes idle, and the warp still reads a contiguous run of entries (its rows are
+// neighbours in memory). The width argument of __shfl_down_sync keeps each ladder inside its group.
 // Launch: blockDim.x a multiple of 32; gridDim.x * blockDim.x >= Lanes * rows.
 // snippet: sub-warp
 template <int Lanes>
@@ -957,16 +894,13 @@ __device__ static inline float warpSum(float v) {
     return v;
 }
 
-// 4. Nonzero tiles. The host cut the rows into tiles of at most 2048
-// nonzeros (and 256 rows), so every block has about the same bytes to move
-// whatever the row lengths are. Load phase: the block streams the tile's
-// column indices and values with 16-byte loads (every lane busy, every load
-// full width), gathers x and parks the products in shared memory. Reduce
-// phase: each row gets `lanes` threads that add its products from there.
-// A row longer than a tile is cut into chunks, one block each, writing its
-// partial sum to chunkPartials; the last chunk to arrive (counted with an
-// atomic) adds them, writes y with a plain store (so nothing has to zero y
-// first) and resets the arrival counter for the next launch.
+// 4. Nonzero tiles. The host cut the rows into tiles of at most 2048 nonzeros (and 256 rows), so
+// every block has about the same bytes to move whatever the rows are. Load phase: the block streams
+// the tile's column indices and values with 16-byte loads (every lane busy, every load full width),
+// gathers x and parks the products in shared memory. Reduce phase: each row gets `lanes` threads
+// that add its products from there. A row longer than a tile is cut into chunks, one block each,
+// writing its partial sum to chunkPartials; the last chunk to arrive (counted with an atomic) adds
+// them, writes y with a plain store (so nothing zeroes y first) and resets the counter.
 // Launch: blockDim.x == kThreadsPerBlock; gridDim.x == the schedule's block
 // count; chunkArrivals all zero before the first launch.
 // snippet: nnz-tile
@@ -981,7 +915,6 @@ spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffs
     __shared__ int lastChunk;
     const RowBlock block = blocks[blockIdx.x];
     const int tid = threadIdx.x;
-
     if (block.chunk < 0) {
         const int first = rowOffsets[block.rowBegin];
         const int last = rowOffsets[block.rowEnd];
@@ -1003,7 +936,6 @@ spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffs
             products4[q] = make_float4(a.x * x[c.x], a.y * x[c.y], a.z * x[c.z], a.w * x[c.w]);
         }
         __syncthreads();
-
         const int rows = block.rowEnd - block.rowBegin;
         const int lanes = tileReduceLanes(rows);
         const int group = tid / lanes;
@@ -1053,10 +985,8 @@ spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffs
 
 
 // ---------------------------------------------------------------- timing and launchers
-
-// Times a launch with CUDA events: warm up this launch (lazy loading makes
-// the first launch of every kernel pay for loading it), then the mean of
-// kTimedRuns back-to-back launches. No host work inside the window.
+// Times a launch with CUDA events: warm up this launch (lazy loading makes the first launch of every
+// kernel pay for loading it), then the mean of kTimedRuns back-to-back launches, no host work between.
 static float timeMs(void (*launch)(const void* ctx), const void* ctx) {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
@@ -1076,15 +1006,14 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx) {
     return ms / kTimedRuns;
 }
 
-// One line of the comparison: a lesson kernel (index 0 .. 3 of kVariantNames)
-// or a cuSPARSE algorithm, launched by one function, so that checking and
-// timing treat them alike. A cuSPARSE algorithm has its own matrix
-// descriptor, because cusparseSpMV_preprocess leaves its analysis on it.
+// One line of the comparison, a lesson kernel (index 0 .. 3 of kVariantNames) or a cuSPARSE algorithm,
+// behind one launch function so that checking and timing treat all alike. Each cuSPARSE algorithm has
+// its own matrix descriptor, because cusparseSpMV_preprocess leaves its analysis on it.
 struct Variant {
     int index;
     const DeviceMatrix* d;
-    int lanes;                // sub-warp only
-    cusparseHandle_t handle;  // cuSPARSE only, from here on
+    int lanes;                                                // sub-warp only
+    cusparseHandle_t handle;                                  // cuSPARSE only, with the next three
     cusparseSpMatDescr_t matrix;
     cusparseDnVecDescr_t x, y;
     void* buffer;
@@ -1122,8 +1051,7 @@ static void launchVariant(const void* ctx) {
 }
 
 struct CopyRun {
-    void* dst;
-    const void* src;
+    void *dst, *src;
     size_t bytes;
 };
 
@@ -1133,7 +1061,6 @@ static void launchCopy(const void* ctx) {
 }
 
 // ---------------------------------------------------------------- GPU part
-
 // A device copy of `bytes` from `host`, or an unset allocation when host is NULL.
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
@@ -1142,9 +1069,8 @@ static void* toDevice(const void* host, size_t bytes) {
     return d;
 }
 
-// cuSPARSE's setup, outside every timed window: descriptors, the work buffer
-// and preprocess (the analysis the library may do once per matrix, as the
-// tile schedule is built once on the host).
+// cuSPARSE's setup, outside every timed window: descriptors, the work buffer and preprocess (the
+// analysis the library may do once per matrix, as the tile schedule is built once on the host).
 static void setupCusparse(cusparseHandle_t handle, Variant* v) {
     const DeviceMatrix* d = v->d;
     const cusparseSpMVAlg_t alg = kAlgs[v->index - kKernelCount];
@@ -1161,12 +1087,10 @@ static void setupCusparse(cusparseHandle_t handle, Variant* v) {
                                            v->y, CUDA_R_32F, alg, v->buffer));
 }
 
-// Correctness first: every variant on a y poisoned with 0xFF bytes (NaN as a
-// float, so a row never written fails instead of passing on a stale answer),
-// checked before it is timed; a variant that fails is reported and not timed.
-// Then timing, and the result of the last timed launch checked again: a
-// kernel that keeps state between launches (the tile kernel's arrival
-// counters) shows a fault only on its second launch. Returns the failures.
+// Correctness first: every variant on a y poisoned with 0xFF bytes (NaN as a float, so a row never
+// written fails rather than pass on a stale answer), checked before it is timed; one that fails is
+// not timed. Then timing, and the last timed launch's result checked again: a kernel that keeps state
+// between launches (the tile kernel's arrival counters) shows a fault only on its second launch.
 static int checkAndTime(Variant* v, const Input* in, float* hostY) {
     const size_t yBytes = ((size_t)in->m.rows + kGuardFloats) * sizeof(float);
     int failures = 0, recheckFailures = 0;
@@ -1189,11 +1113,9 @@ static int checkAndTime(Variant* v, const Input* in, float* hostY) {
     return failures + recheckFailures;
 }
 
-// One input on the GPU: upload, check and time every variant, then its table
-// (time, bytes by the compulsory model, GB/s, the share of the copy ceiling,
-// the ratio to cuSPARSE's faster algorithm), the plot's points and the best
-// lesson kernel, whose time and cuSPARSE's go to *bestMs and *cusparseMs (0
-// when none passed). Returns the failures.
+// One input on the GPU: upload, check and time every variant, then its table (time, bytes by the
+// compulsory model, GB/s, share of the copy ceiling, ratio to cuSPARSE's faster algorithm), the plot's
+// points and the best lesson kernel, whose time and cuSPARSE's go to *bestMs and *cusparseMs.
 static int runInput(const Input* in, cusparseHandle_t handle, double copyGBs, double* bestMs, double* cusparseMs) {
     const HostMatrix* m = &in->m;
     float* hostY = (float*)malloc(((size_t)m->rows + kGuardFloats) * sizeof(float));
@@ -1202,19 +1124,15 @@ static int runInput(const Input* in, cusparseHandle_t handle, double copyGBs, do
     DeviceMatrix d = {m->rows, m->cols, m->nnz, in->blockCount,
                       (int*)toDevice(m->rowOffsets, ((size_t)m->rows + 1) * sizeof(int)),
                       (int*)toDevice(m->colIndices, (size_t)m->nnz * sizeof(int)),
-                      (float*)toDevice(m->values, (size_t)m->nnz * sizeof(float)),
-                      (float*)toDevice(m->x, (size_t)m->cols * sizeof(float)),
+                      (float*)toDevice(m->values, (size_t)m->nnz * sizeof(float)), (float*)toDevice(m->x, (size_t)m->cols * sizeof(float)),
                       (float*)toDevice(NULL, ((size_t)m->rows + kGuardFloats) * sizeof(float)),
-                      (RowBlock*)toDevice(in->blocks, blocks * sizeof(RowBlock)),
-                      (float*)toDevice(NULL, blocks * sizeof(float)),
+                      (RowBlock*)toDevice(in->blocks, blocks * sizeof(RowBlock)), (float*)toDevice(NULL, blocks * sizeof(float)),
                       (unsigned int*)toDevice(NULL, blocks * sizeof(unsigned int))};
     CUDA_CHECK(cudaMemset(d.chunkArrivals, 0, blocks * sizeof(unsigned int)));
     Variant v[kVariants];
     memset(v, 0, sizeof(v));
     for (int i = 0; i < kVariants; ++i) {
-        v[i].index = i;
-        v[i].d = &d;
-        v[i].lanes = in->subWarpLanes;
+        v[i].index = i, v[i].d = &d, v[i].lanes = in->subWarpLanes;
         if (i >= kKernelCount) setupCusparse(handle, &v[i]);
     }
     printf("\nGPU, %s:\n", m->name);
@@ -1244,8 +1162,7 @@ static int runInput(const Input* in, cusparseHandle_t handle, double copyGBs, do
     }
     for (int i = kKernelCount; i < kVariants; ++i) {
         CUSPARSE_CHECK(cusparseDestroySpMat(v[i].matrix));
-        CUSPARSE_CHECK(cusparseDestroyDnVec(v[i].x));
-        CUSPARSE_CHECK(cusparseDestroyDnVec(v[i].y));
+        CUSPARSE_CHECK(cusparseDestroyDnVec(v[i].x)); CUSPARSE_CHECK(cusparseDestroyDnVec(v[i].y));
         CUDA_CHECK(cudaFree(v[i].buffer));
     }
     void* const all[] = {d.rowOffsets, d.colIndices, d.values, d.x, d.y, d.blocks, d.chunkPartials, d.chunkArrivals};
@@ -1254,8 +1171,8 @@ static int runInput(const Input* in, cusparseHandle_t handle, double copyGBs, do
     return failures;
 }
 
-// The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes
-// read plus bytes written, measured now, on this GPU. Returns its GB/s.
+// The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus bytes
+// written, measured now, on this GPU. Returns its GB/s.
 static double deviceAndCeiling(size_t bytes) {
     cudaDeviceProp prop;
     int driver = 0, runtime = 0;
@@ -1269,19 +1186,16 @@ static double deviceAndCeiling(size_t bytes) {
     CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
     const CopyRun copy = {toDevice(NULL, bytes), src, bytes};
     const float ms = timeMs(launchCopy, &copy);
-    CUDA_CHECK(cudaFree(copy.dst));
-    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(copy.dst)); CUDA_CHECK(cudaFree(src));
     const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
     printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n", bytes / 1e6, ms, gbs);
-    printf("plotspec: gbps | bar | CSR SpMV bandwidth per kernel against cuSPARSE and the copy ceiling | input | "
-           "GB/s (compulsory bytes)\n");
+    printf("plotspec: gbps | bar | CSR SpMV bandwidth per kernel against cuSPARSE and the copy ceiling | input | GB/s (compulsory bytes)\n");
     return gbs;
 }
 
 // ---------------------------------------------------------------- flags and main
-
-// Step 1: the inputs the command line names, in order, or the default three.
-// Returns their count, or -1 after the one line that says what is wrong.
+// Step 1: the inputs the command line names, in order, or the default three. Returns their count,
+// or -1 after the one line that says what is wrong.
 static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
     int count = 0;
     for (int a = 1; a < argc; ++a) {
@@ -1289,10 +1203,7 @@ static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
         const bool stencil = strcmp(arg, "--stencil") == 0, kron = strcmp(arg, "--kron") == 0;
         long long value = 0;
         int overflow = 0;
-        if (strcmp(arg, "--small") == 0) {
-            *small = true;
-            continue;
-        }
+        if (strcmp(arg, "--small") == 0) { *small = true; continue; }
         if (stencil || kron) {
             const int lo = stencil ? kMinStencil : kMinKronScale, hi = stencil ? kMaxStencil : kMaxKronScale;
             if (++a == argc) { fprintf(stderr, "flag %s: needs a value\n", arg); return -1; }
@@ -1301,18 +1212,14 @@ static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
                 return -1;
             }
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
-            return -1;
+            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg); return -1;
         }
         if (count == kMaxInputs) { fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs); return -1; }
         inputs[count].kind = stencil ? kInputStencil : kron ? kInputKron : kInputFile;
         inputs[count].path = arg;
         inputs[count++].size = (int)value;
     }
-    if (*small && count > 0) {
-        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no --stencil, --kron or path\n");
-        return -1;
-    }
+    if (*small && count > 0) { fprintf(stderr, "flag --small: chooses its own inputs, so it takes no --stencil, --kron or path\n"); return -1; }
     if (count > 0) return count;
     inputs[0].kind = kInputFile, inputs[0].path = kWordsPath;
     inputs[1].kind = kInputStencil, inputs[1].size = *small ? kSmallStencil : kDefaultStencil;
@@ -1320,34 +1227,28 @@ static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
     return 3;
 }
 
-// Steps 2 and 3: load, validate and generate every input, then the host
-// part (tile schedule, lanes, CPU reference, tables), all before the first
-// CUDA call. False after the one line that says why; the caller frees.
+// Steps 2 and 3: load, validate and generate every input, then the host part (tile schedule, lanes,
+// CPU reference, tables), all before the first CUDA call. False after the line that says why.
 static bool prepareInputs(Input* inputs, int count) {
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (in->kind == kInputFile && !loadMatrixMarket(in->path, &in->m)) return false;
         if (in->kind != kInputFile && !(in->kind == kInputStencil ? makeStencil : makeKron)(in->size, &in->m)) {
-            fprintf(stderr, "flag %s %d: out of host memory\n", in->kind == kInputStencil ? "--stencil" : "--kron", in->size);
-            return false;
+            fprintf(stderr, "flag %s %d: out of host memory\n", in->kind == kInputStencil ? "--stencil" : "--kron", in->size); return false;
         }
     }
     printf("Day 37: CSR SpMV, y = A * x in fp32; %d input%s\n", count, count == 1 ? "" : "s");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         in->subWarpLanes = chooseSubWarpLanes(&in->m);
-        if (!buildTileSchedule(in) || !computeReference(in)) {
-            fprintf(stderr, "%s: out of host memory\n", in->m.name);
-            return false;
-        }
+        if (!buildTileSchedule(in) || !computeReference(in)) { fprintf(stderr, "%s: out of host memory\n", in->m.name); return false; }
         printAnalysis(in, i, count);
     }
     return true;
 }
 
-// Step 5: every input against the copy ceiling; then the goal lines and the
-// headlines: the best lesson kernel against cuSPARSE as a geomean over the
-// inputs, and the best kernel's share of the copy on the first stencil.
+// Step 5: every input against the copy ceiling; then the goals and headlines: the best lesson kernel
+// against cuSPARSE as a geomean over the inputs, and its share of the copy on the first stencil.
 static int runGpuPart(const Input* inputs, int count, bool small) {
     const double copyGBs = deviceAndCeiling(small ? kCopyBytesSmall : kCopyBytes);
     cusparseHandle_t handle;
@@ -1358,9 +1259,7 @@ static int runGpuPart(const Input* inputs, int count, bool small) {
         double bestMs = 0.0, cusparseMs = 0.0;
         failures += runInput(&inputs[i], handle, copyGBs, &bestMs, &cusparseMs);
         if (bestMs > 0.0 && cusparseMs > 0.0) logSum += log(cusparseMs / bestMs), ++logCount;
-        if (inputs[i].kind == kInputStencil && bestMs > 0.0 && stencilFraction < 0.0) {
-            stencilFraction = compulsoryBytes(&inputs[i].m) / (bestMs * 1e-3) / 1e9 / copyGBs;
-        }
+        if (inputs[i].kind == kInputStencil && bestMs > 0.0 && stencilFraction < 0.0) stencilFraction = compulsoryBytes(&inputs[i].m) / (bestMs * 1e-3) / 1e9 / copyGBs;
     }
     CUSPARSE_CHECK(cusparseDestroy(handle));
     const double geomean = logCount > 0 ? exp(logSum / logCount) : 0.0;
@@ -1389,8 +1288,7 @@ int main(int argc, char** argv) {
     int deviceCount = 0;
     const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
     if (probe != cudaSuccess || deviceCount == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
         freeInputs(inputs, count);
         return 2;
     }
