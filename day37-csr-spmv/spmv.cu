@@ -55,7 +55,7 @@ static const int kWarmupRuns = 3;  // the first launch of each kernel loads it
 static const int kTimedRuns = 20;  // lifts the stencil's window far above timer noise (its call time: evidence/notes.md)
 static const int kMaxInputs = 8;  // more is a typo, not a benchmark
 // Defaults: the stencil's 142 MB and the graph's 533 MB of compulsory traffic (the host part
-// counts it) are several times the H200's 50 MB L2, so both are timed from HBM, not from cache.
+// counts it) are several times the H200's 60 MiB L2, so both are timed from HBM, not from cache.
 static const char* const kWordsPath = "cuda-words.mtx";
 static const int kDefaultStencil = 128, kDefaultKronScale = 21;
 static const int kSmallStencil = 16, kSmallKronScale = 14;  // --small: still empty rows, split rows, a last tile
@@ -101,7 +101,7 @@ struct HostMatrix {
     char name[64];          // short id used in tables and the plot
     char description[192];  // one line for the reader
     int rows, cols, nnz;
-    long long merged;          // a file's duplicate entries, summed by the reader; -1 when generated
+    long long merged;              // a file's duplicate entries, summed by the reader; -1 when generated
     int *rowOffsets, *colIndices;  // rows + 1, nnz
     float *values, *x;             // nnz, cols
 };
@@ -901,8 +901,7 @@ __device__ static inline float warpSum(float v) {
 // that add its products from there. A row longer than a tile is cut into chunks, one block each,
 // writing its partial sum to chunkPartials; the last chunk to arrive (counted with an atomic) adds
 // them, writes y with a plain store (so nothing zeroes y first) and resets the counter.
-// Launch: blockDim.x == kThreadsPerBlock; gridDim.x == the schedule's block
-// count; chunkArrivals all zero before the first launch.
+// Launch: blockDim.x == kThreadsPerBlock; gridDim.x == the schedule's block count; chunkArrivals zeroed once.
 // snippet: nnz-tile
 __global__ void __launch_bounds__(kThreadsPerBlock)
 spmvNnzTile(const RowBlock* __restrict__ blocks, const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
