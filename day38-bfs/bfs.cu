@@ -1,94 +1,67 @@
 // Day 38: breadth-first search, one level at a time, on the CUDA word graph.
 //
-// What it measures. A level-synchronous BFS expands the whole frontier of
-// level L before it starts level L + 1. The lesson asks two questions of it:
-//   1. How should a frontier be laid onto threads? Thread per vertex, warp
-//      per vertex, and an edge-balanced mapping that shares each block's edges
-//      evenly among its threads (a vertex gets as many lanes as it has edges).
-//   2. Where does the time of a small search go? A host loop pays a launch and
-//      a device-to-host copy of the next frontier's size for every level. Two
-//      device loops keep the level loop on the GPU: one block that runs the
-//      whole search (levels end at __syncthreads), and a cooperative grid that
-//      runs it with grid.sync() as the level barrier.
-//
-// Why this data. word-graph.txt holds the words of the CUDA Toolkit headers'
-// documentation comments; an edge joins two words found side by side in at
-// least three places. Its degrees are wildly uneven: "the" touches
-// about a third of the graph while the median word has a handful of
-// neighbours, which is exactly what separates the mappings. It is small, so it
-// also shows what a level costs when there is almost no work in it. For scale
-// the program builds a Graph500 Kronecker graph (scale 21 by default: 2 million
-// vertices, about 64 million adjacency entries) and reports GTEPS by the
-// Graph500 rule.
-//
+// A level-synchronous BFS expands the whole frontier of level L before it starts level L + 1. Two questions:
+// 1. How should a frontier be laid onto threads? Thread per vertex, warp per vertex, or edge-balanced (each block's
+//    edges shared evenly among its threads, the biggest vertices cut into pieces for the whole grid)?
+// 2. Where does a small search's time go? A host loop pays a launch and a copy of the next frontier's size per
+//    level; two device loops keep the level loop on the GPU (one block, levels ending at __syncthreads; a
+//    cooperative grid, levels ending at grid.sync()).
+// Data: word-graph.txt, words of the CUDA Toolkit headers' comments, an edge where two sit side by side three times
+// or more: very uneven degrees, and small, so a level costs almost nothing but its overhead. For scale, a Graph500
+// Kronecker graph (scale 21: 2 million vertices), in GTEPS by the Graph500 rule.
 // Build: nvcc -O3 -arch=sm_90 -o bfs bfs.cu
-// Run:   ./bfs                      word graph + Kronecker scale 21, 16 roots
-//        ./bfs --kron 22 --roots 32 a larger Kronecker graph, more roots
-//        ./bfs --small              word graph + Kronecker scale 12 (for compute-sanitizer)
-//        ./bfs graph.mtx            any Matrix Market graph instead of the Kronecker one
-//        ./bfs --words FILE         a graph in word-graph.txt's format instead of word-graph.txt
-// Run it from this folder: it opens word-graph.txt by a relative path.
-// Transcript: the newest evidence/run-*.txt beside this file.
+// Run: ./bfs                       word graph + Kronecker scale 21, 16 roots (the verified run)
+// Run: ./bfs --roots 32            another number of Graph500 roots (1 to 64)
+// Run: ./bfs --small               word graph + Kronecker scale 12, 4 roots, 1 timed run (for compute-sanitizer)
+// Run: ./bfs FILE.mtx              a Matrix Market graph instead of the Kronecker one
+// Run: ./bfs --words FILE          a graph in word-graph.txt's format instead of word-graph.txt
+// Run: ./bfs --full                also every root's search, not just root 0's
+// Run: ./bfs --help                this list (-h too)
+// Full: ./bfs --full
+// Run it from this folder. Transcripts: evidence/run-*.txt and full-*.txt; evidence/notes.md: what was tried, measured.
 
-#include <errno.h>  // errno, for the reason a file would not open
+#include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
-
 namespace cg = cooperative_groups;
 
-// ---------------------------------------------------------------------------
-// Constants, each with its reason
-// ---------------------------------------------------------------------------
+// ---- Constants, each with its reason ----
 
 static const char* const kGraphPath = "word-graph.txt";  // beside this file
 static const int kWarpSize = 32;             // every GPU this course targets
 static const int kThreadsPerBlock = 256;     // 8 warps: whole warps, and 8 blocks fit an SM
 static const int kLoopBlockThreads = 1024;   // the single-block loop takes the largest block there is
 static const int kMaxLabelLength = 63;       // the word-graph tool drops longer words
-static const int kLineCapacity = 256;        // a data line is two numbers or one word
+static const int kMaxCount = INT_MAX / 2;    // a word graph's V and E: 2 (V + 1) counters and 2E entries fit an int
 static const int kWarmupRuns = 3;            // lazy loading: each kernel's first launch pays its load
-static const int kTimedRuns = 20;            // word-graph searches are ~0.1 ms; 20 steady the mean
+static const int kTimedRuns = 20;            // word-graph searches are short and noisy; 20 steady the mean (notes.md)
 static const int kKronTimedRuns = 5;         // per root; 16 roots make 80 timed searches per mapping
-static const int kSmallTimedRuns = 1;        // --small feeds the sanitizer, ~100x slower: one run covers every path
-static const int kWalkRepeats = 64;          // lifts one level's walk well above a launch
-static const int kWalkMinEdges = 1000;       // a smaller level finishes inside the launch itself
-static const int kMaxTableLevels = 64;       // per-level timing tables stop here (Kronecker needs ~8)
-// A vertex with a block's worth of edges or more is "heavy": the edge-balanced
-// mapping cuts its list into pieces of kPieceEdges entries, one warp per
-// piece (8 coalesced steps), spread over the whole grid. A Kronecker level
-// can hold a few thousand vertices with ten million edges between them; dealt
-// out by vertex, a few blocks would do all of it while the rest of the GPU idles.
-static const int kHeavyDegree = 256;
-static const int kPieceEdges = 256;
+static const int kSmallTimedRuns = 1;        // --small feeds the sanitizer, which slows kernels many times over
+static const int kMaxTableLevels = 64;       // per-level timing tables stop here (a Kronecker search has 6 or 7)
+// A vertex with a block's worth of edges or more is "heavy": the edge-balanced mapping cuts its list into pieces of
+// kPieceEdges entries, one warp a piece (8 coalesced steps), over the whole grid. A Kronecker level can hold a few
+// thousand vertices with ten million edges: dealt out by vertex, a few blocks would do it while the GPU idles.
+static const int kHeavyDegree = 256, kPieceEdges = 256;
 static const int kNoHeavyDegree = INT_MAX;   // "no vertex is heavy": mappings without pieces
-
 // Graph500 Kronecker generator (Graph500 specification, section 3).
-static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;  // D = 0.05
+static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;  // D = 1 - A - B - C
 static const int kKronEdgeFactor = 16;          // generated edges per vertex
 static const int kDefaultScale = 21;            // 2^21 vertices: the verified run
-static const int kSmallScale = 12;              // --small: 4096 vertices, seconds under the sanitizer
-static const int kMinScale = 6;                 // below this few roots have degree >= 1
-static const int kMaxScale = 25;                // 2^25 * 16 * 2 entries still fit an int offset
+static const int kSmallScale = 12;              // --small: 4096 vertices, small enough for racecheck
 static const uint64_t kKronSeed = 0x5eed0038ULL;   // fixed: the same graph on every run
 static const uint64_t kRootSeed = 0x0007ab1eULL;   // fixed: the same roots on every run
-static const int kDefaultRoots = 16;            // Graph500 asks for 64; 16 keep the run under a minute
+static const int kDefaultRoots = 16;            // Graph500 asks for 64; 16 keep the default run short (notes.md)
 static const int kSmallRoots = 4;               // --small: enough roots to vary the search, few enough for racecheck
-static const int kMaxRoots = 64;
-
-static_assert(kThreadsPerBlock % kWarpSize == 0, "a block must be whole warps");
-static_assert(kLoopBlockThreads % kWarpSize == 0, "a block must be whole warps");
+static const int kMaxRoots = 64;                // Graph500's number of roots
+static_assert(kThreadsPerBlock % kWarpSize == 0 && kLoopBlockThreads % kWarpSize == 0, "a block must be whole warps");
 static_assert(kLoopBlockThreads <= 1024, "the block scan keeps one total per warp, 32 at most");
 
-// ---------------------------------------------------------------------------
-// Error macro: a byte-identical copy of common/cuda-check.h
-// ---------------------------------------------------------------------------
+// ---- Error macro: a byte-identical copy of common/cuda-check.h ----
 
 #define CUDA_CHECK(call)                                                   \
     do {                                                                   \
@@ -100,61 +73,41 @@ static_assert(kLoopBlockThreads <= 1024, "the block scan keeps one total per war
         }                                                                  \
     } while (0)
 
-// ---------------------------------------------------------------------------
-// Data structures
-// ---------------------------------------------------------------------------
+// ---- Data structures ----
 
-// An undirected graph in CSR: v's neighbours are colIndices[rowOffsets[v]]
-// up to colIndices[rowOffsets[v + 1] - 1], each edge stored once per direction,
-// rows sorted, no self-loops, no duplicates. labels is NULL for a generated
-// graph; otherwise vertexCount strings of kMaxLabelLength + 1 chars.
+// An undirected graph in CSR: v's neighbours are colIndices[rowOffsets[v] .. rowOffsets[v+1]), each edge once per
+// direction, rows sorted, no self-loops or repeats. labels: NULL, or vertexCount strings of kMaxLabelLength + 1.
 typedef struct {
     int vertexCount;
-    long long edgeCount;  // undirected edges
-    int* rowOffsets;      // vertexCount + 1
-    int* colIndices;      // 2 * edgeCount
+    long long edgeCount;             // undirected edges
+    int *rowOffsets, *colIndices;    // vertexCount + 1, 2 * edgeCount
     char* labels;
+    long long pairCount, selfLoops;  // the pairs it was built from, and the self-loops dropped among them
 } Graph;
 
 // One CPU search, kept for the judge: exact distances and each level's size.
 typedef struct {
-    int source;
-    int levels;                // non-empty frontiers, level 0 included
-    int reached;
-    long long componentEdges;  // Graph500: undirected edges inside the component
-    int* dist;                 // vertexCount, -1 where not reached
-    int* levelSize;            // levels entries
+    int source, levels, reached;  // levels: non-empty frontiers, level 0 included
+    long long componentEdges;     // Graph500: undirected edges inside the component
+    int *dist, *levelSize;        // vertexCount (-1 where not reached), levels
 } Search;
 
-// Every device array one search touches. The frontier of every level lives
-// in one queue, level after level, like the CPU's visiting order; counts
-// holds two counters per level: [2L] vertices in level L, [2L + 1] pieces of
-// heavy vertices in level L, which sit in `pieces`, level after level, as
-// edge ranges [begin, end).
+// Every device array one search touches. The frontiers live in one queue, level after level, like the CPU's order;
+// counts[2L] is level L's vertices, counts[2L + 1] its pieces of heavy vertices (edge ranges in `pieces`).
 typedef struct {
-    int vertexCount;
-    int entryCount;
-    int pieceCapacity;
-    int* rowOffsets;
-    int* colIndices;
-    int* dist;
-    int* queue;
+    int vertexCount, entryCount, pieceCapacity;
+    int *rowOffsets, *colIndices, *dist, *queue;
     int2* pieces;
     unsigned int* counts;             // 2 * (vertexCount + 1)
-    unsigned long long* levelClock;   // vertexCount + 1 stamps of the device loops
-    unsigned int* walkOut;            // vertexCount, the isolated walk's checksums
     const int* hostRowOffsets;        // the host's copy, to size grids without a round trip
-    int gridLoopBlocks;               // co-resident blocks of the cooperative kernel
-    int residentBlocks;               // co-resident blocks of the edge-balanced kernel
+    int gridLoopBlocks, residentBlocks;  // co-resident blocks of the cooperative and of the edge-balanced kernel
     size_t blockLoopShared;           // dynamic shared bytes of the block loop; 0: does not fit
 } DeviceBfs;
 
 // What a kernel needs to expand one level, passed by value.
 typedef struct {
-    const int* rowOffsets;
-    const int* colIndices;
-    int* dist;
-    int* queue;
+    const int *rowOffsets, *colIndices;
+    int *dist, *queue;
     int2* pieces;
     unsigned int* counts;
     int capacity;       // vertexCount: no queue holds more distinct vertices
@@ -162,500 +115,546 @@ typedef struct {
     int heavyDegree;    // kHeavyDegree or kNoHeavyDegree
 } BfsArrays;
 
-// Where level `level` sits in the queue and in the piece list.
-typedef struct {
-    int level;
-    int start;       // its first slot in queue
-    int size;        // its vertices
-    int pieceStart;  // its first piece
-    int pieceSize;   // its pieces
-} LevelWindow;
+// Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece list.
+typedef struct { int level, start, size, pieceStart, pieceSize; } LevelWindow;
 
 enum { kMapThread, kMapWarp, kMapBalanced, kMapBlockLoop, kMapGridLoop, kMappingCount };
-static const char* const kMappingName[kMappingCount] = {
-    "host loop, thread", "host loop, warp", "host loop, balanced",
-    "device loop, block", "device loop, grid"};
+static const char* const kMappingName[kMappingCount] = {"host loop, thread", "host loop, warp", "host loop, balanced", "device loop, block", "device loop, grid"};
 
-// ---------------------------------------------------------------------------
-// Small host helpers
-// ---------------------------------------------------------------------------
+typedef struct { int scale, roots, small, full; const char *matrixPath, *wordsPath; } Options;  // matrixPath NULL: Kronecker
 
-// splitmix64: a fixed-seed generator written out here, so the Kronecker graph
-// and the roots are the same on every machine and every run.
+// ---- Small host helpers ----
+
+// splitmix64: a fixed-seed generator written out here, so the Kronecker graph and the roots are the same on every
+// machine and every run.
 static uint64_t splitmix64(uint64_t* state) {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
-
 static int degreeOf(const Graph* g, int v) { return g->rowOffsets[v + 1] - g->rowOffsets[v]; }
+static char* labelOf(const Graph* g, int v) { return g->labels + (size_t)v * (kMaxLabelLength + 1); }
+static int blocksFor(long long threads, int perBlock) { return (int)((threads + perBlock - 1) / perBlock); }
+static int compareInts(const void* a, const void* b) { return (*(const int*)a > *(const int*)b) - (*(const int*)a < *(const int*)b); }
 
 // The name a table prints for a vertex: its word, or its number.
 static const char* nameOf(const Graph* g, int v, char* buffer) {
-    if (g->labels != NULL) return g->labels + (size_t)v * (kMaxLabelLength + 1);
+    if (g->labels != NULL) return labelOf(g, v);
     snprintf(buffer, 24, "v%d", v);
     return buffer;
 }
-
 static void freeGraph(Graph* g) {
-    free(g->rowOffsets);
-    free(g->colIndices);
-    free(g->labels);
+    free(g->rowOffsets), free(g->colIndices), free(g->labels);
     memset(g, 0, sizeof(*g));
 }
 
-static int compareInts(const void* a, const void* b) {
-    const int x = *(const int*)a, y = *(const int*)b;
-    return (x > y) - (x < y);
+// Room for `need` elements of `size` bytes in *p, by doubling; 0 when out of memory. A reader grows with what it
+// has read, never with a header's claims.
+static int reserve(void** p, long long* cap, long long need, size_t size) {
+    if (need <= *cap) return 1;
+    const long long c = need > 2 * *cap ? (need > 1024 ? need : 1024) : 2 * *cap;
+    void* bigger = realloc(*p, (size_t)c * size);
+    if (bigger == NULL) return 0;
+    *p = bigger, *cap = c;
+    return 1;
 }
 
-// ---------------------------------------------------------------------------
-// CSR from a list of undirected pairs
-// ---------------------------------------------------------------------------
-
-// Symmetrises, drops self-loops and duplicates, and sorts every row. Two
-// counting sorts do it in linear time: first every directed entry (a -> b) is
-// bucketed by b, then the buckets are read in order of b and scattered into
-// row a, so each row comes out sorted and a duplicate sits next to its twin.
-// Returns 0 when the pair count would overflow an int offset.
-static int buildCsr(int vertexCount, const int* from, const int* to, long long pairs, Graph* g) {
+// Symmetrises, drops self-loops and duplicates, and sorts every row: a counting sort by row enters each pair (a, b)
+// as a -> b and b -> a, then each row is sorted and its repeats dropped in place. Pair p is pairs[2p] and
+// pairs[2p + 1]. Returns 0 (the caller frees g) when the entries would overflow an int offset or host memory.
+static int buildCsr(int vertexCount, const int* pairs, long long pairCount, Graph* g) {
     long long entries = 0;
-    for (long long p = 0; p < pairs; ++p) entries += (from[p] != to[p]) ? 2 : 0;
+    for (long long p = 0; p < pairCount; ++p) entries += (pairs[2 * p] != pairs[2 * p + 1]) ? 2 : 0;
+    g->vertexCount = vertexCount, g->pairCount = pairCount, g->selfLoops = pairCount - entries / 2;
     if (entries > INT_MAX) return 0;
-
-    int* byTarget = (int*)malloc(sizeof(int) * (size_t)(entries > 0 ? entries : 1));
-    int* targetOffsets = (int*)calloc((size_t)vertexCount + 1, sizeof(int));
     int* cursor = (int*)malloc(sizeof(int) * ((size_t)vertexCount + 1));
     g->rowOffsets = (int*)calloc((size_t)vertexCount + 1, sizeof(int));
     g->colIndices = (int*)malloc(sizeof(int) * (size_t)(entries > 0 ? entries : 1));
-    g->vertexCount = vertexCount;
-
-    for (long long p = 0; p < pairs; ++p) {
-        if (from[p] == to[p]) continue;
-        ++targetOffsets[to[p] + 1];
-        ++targetOffsets[from[p] + 1];
-        ++g->rowOffsets[from[p] + 1];
-        ++g->rowOffsets[to[p] + 1];
+    const int ok = cursor && g->rowOffsets && g->colIndices;
+    for (long long p = 0; ok && p < pairCount; ++p) {
+        if (pairs[2 * p] != pairs[2 * p + 1]) ++g->rowOffsets[pairs[2 * p] + 1], ++g->rowOffsets[pairs[2 * p + 1] + 1];
     }
-    for (int v = 0; v < vertexCount; ++v) {
-        targetOffsets[v + 1] += targetOffsets[v];
-        g->rowOffsets[v + 1] += g->rowOffsets[v];
+    for (int v = 0; ok && v < vertexCount; ++v) g->rowOffsets[v + 1] += g->rowOffsets[v];
+    if (ok) memcpy(cursor, g->rowOffsets, sizeof(int) * ((size_t)vertexCount + 1));
+    for (long long p = 0; ok && p < pairCount; ++p) {
+        const int a = pairs[2 * p], b = pairs[2 * p + 1];
+        if (a != b) g->colIndices[cursor[a]++] = b, g->colIndices[cursor[b]++] = a;
     }
-    memcpy(cursor, targetOffsets, sizeof(int) * (size_t)vertexCount);
-    for (long long p = 0; p < pairs; ++p) {
-        if (from[p] == to[p]) continue;
-        byTarget[cursor[to[p]]++] = from[p];
-        byTarget[cursor[from[p]]++] = to[p];
-    }
-    memcpy(cursor, g->rowOffsets, sizeof(int) * (size_t)vertexCount);
-    for (int target = 0; target < vertexCount; ++target) {
-        for (int k = targetOffsets[target]; k < targetOffsets[target + 1]; ++k) {
-            g->colIndices[cursor[byTarget[k]]++] = target;
-        }
-    }
-    // Drop the duplicates in place, row by row.
     int write = 0;
-    for (int v = 0; v < vertexCount; ++v) {
+    for (int v = 0; ok && v < vertexCount; ++v) {
         const int begin = g->rowOffsets[v], end = g->rowOffsets[v + 1];
+        if (end - begin > 1) qsort(g->colIndices + begin, (size_t)(end - begin), sizeof(int), compareInts);
         g->rowOffsets[v] = write;
-        for (int k = begin; k < end; ++k) {
-            if (k == begin || g->colIndices[k] != g->colIndices[k - 1]) {
-                g->colIndices[write++] = g->colIndices[k];
-            }
+        for (int k = begin; k < end; ++k) if (k == begin || g->colIndices[k] != g->colIndices[k - 1]) g->colIndices[write++] = g->colIndices[k];
+    }
+    if (ok) g->rowOffsets[vertexCount] = write;
+    g->edgeCount = write / 2;
+    return free(cursor), ok;
+}
+
+// ---- Input loaders and the generator ----
+// Each refuses bad input with one line, `FILE: line N: what`, and frees what it allocated, before anything touches
+// CUDA. The Matrix Market reader is the course's one reader; the word-graph reader borrows its line reader (lines of
+// any length, CRLF, read errors) and its integer parser, so both count lines alike.
+
+// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
+// mmRead() turns a Matrix Market `coordinate` file into 0-based COO triples
+// sorted by (row, column), duplicates summed, a symmetric file's entries
+// standing for both (i, j) and (j, i). It refuses everything else with one
+// line on stderr, `FILE: line N: what is wrong`, indices quoted 1-based as the
+// file has them, and leaves nothing allocated. Arrays grow with the entries
+// actually read, never with the size line's claims, so a lying header cannot
+// make it allocate gigabytes.
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum MmField { MM_REAL, MM_INTEGER, MM_PATTERN };
+enum MmSymmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
+// One entry in 16 bytes, so that sorting moves one cache line's share, not three.
+typedef struct { int row, col; double val; } MmEntry;  // 0-based; val 1.0 in a pattern file
+typedef struct {
+    int rows, cols;
+    enum MmField field;
+    enum MmSymmetry symmetry;
+    long long declared;  // entries on the size line
+    long long merged;    // duplicate entries summed into an earlier one
+    int entries;         // stored entries after expansion and merging
+    MmEntry* entry;      // sorted by (row, col)
+} MmMatrix;
+
+// Per-row and per-column arrays cost about this much a row and a column (an
+// int offset and a float of x or y each side); a matrix may take this many
+// bytes of them, or a fixed floor, for each entry it stores. Beyond that the
+// dimensions are not a sparse matrix's but a typo's.
+#define MM_BYTES_PER_DIM 8LL
+#define MM_DIM_BYTES_PER_ENTRY 64LL
+#define MM_DIM_BYTES_FLOOR (256LL << 20)
+#define MM_MAX_LINE (64 << 20)  // a longer line is not a Matrix Market line
+
+typedef struct { FILE* f; const char* path; char* buf; long cap, start, end; long long line; int eof; } MmLines;
+
+static void mmFree(MmMatrix* m) {
+    free(m->entry);
+    m->entry = NULL;
+    m->entries = 0;
+}
+
+static int mmFail(const MmLines* r, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: line %lld: ", r->path, r->line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+// Next line, NUL-terminated, CR and LF stripped; NULL at end of file. -1 in
+// *err on a read error or an overlong line (already reported).
+static char* mmNextLine(MmLines* r, int* err) {
+    for (;;) {
+        char* nl = (char*)memchr(r->buf + r->start, '\n', (size_t)(r->end - r->start));
+        if (nl || (r->eof && r->end > r->start)) {
+            char* s = r->buf + r->start;
+            long len = nl ? (long)(nl - s) : r->end - r->start;
+            r->start += len + (nl ? 1 : 0);
+            if (len > 0 && s[len - 1] == '\r') len--;
+            s[len] = '\0';  // the buffer keeps one spare byte for this
+            r->line++;
+            return s;
+        }
+        if (r->eof) return NULL;
+        memmove(r->buf, r->buf + r->start, (size_t)(r->end - r->start));
+        r->end -= r->start; r->start = 0;
+        if (r->end + 1 >= r->cap) {
+            if (r->cap >= MM_MAX_LINE) { r->line++; *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE); return NULL; }
+            char* bigger = (char*)realloc(r->buf, (size_t)r->cap * 2);
+            if (!bigger) { *err = mmFail(r, "out of host memory for a long line"); return NULL; }
+            r->buf = bigger; r->cap *= 2;
+        }
+        size_t got = fread(r->buf + r->end, 1, (size_t)(r->cap - 1 - r->end), r->f);
+        r->end += (long)got;
+        if (got == 0) {
+            if (ferror(r->f)) { fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno)); *err = 1; return NULL; }
+            r->eof = 1;
         }
     }
-    g->rowOffsets[vertexCount] = write;
-    g->edgeCount = write / 2;
-    free(byTarget);
-    free(targetOffsets);
-    free(cursor);
-    return 1;
 }
 
-// ---------------------------------------------------------------------------
-// Loaders. Each refuses bad input with one line, `FILE: line N: what`, and
-// frees what it allocated, before anything touches CUDA.
-// ---------------------------------------------------------------------------
-
-typedef struct {
-    FILE* file;
-    const char* path;
-    int lineNumber;
-    char line[kLineCapacity];
-} LineReader;
-
-// Reads the next line into r->line without its newline. Returns 1 on a line,
-// 0 at end of file, -1 when the line does not fit (an error is printed).
-static int readLine(LineReader* r) {
-    if (fgets(r->line, kLineCapacity, r->file) == NULL) return 0;
-    ++r->lineNumber;
-    size_t length = strlen(r->line);
-    if (length > 0 && r->line[length - 1] == '\n') {
-        r->line[--length] = '\0';
-    } else if (!feof(r->file)) {
-        fprintf(stderr, "%s: line %d: longer than %d characters\n", r->path, r->lineNumber,
-                kLineCapacity - 2);
-        return -1;
+static int mmSplit(char* s, char** tok, int cap) {
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) return n;
+        if (n < cap) tok[n] = s;
+        n++;
+        while (*s && *s != ' ' && *s != '\t') s++;
+        if (*s) *s++ = '\0';
     }
-    if (length > 0 && r->line[length - 1] == '\r') r->line[--length] = '\0';
-    return 1;
 }
 
-// Opens a file for line reading; prints the reason and returns 0 when it
-// cannot. Both loaders start here so their messages name files alike.
-static int openLineReader(LineReader* r, const char* path) {
-    r->file = fopen(path, "r");
-    r->path = path;
-    r->lineNumber = 0;
-    if (r->file == NULL) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return 0;
+static int mmIsBlank(const char* s) { while (*s == ' ' || *s == '\t') s++; return *s == '\0'; }
+
+// 1 when s is a whole decimal integer; *overflow when it is one too big for
+// long long. Digits by hand: strtoll's locale and base handling cost more
+// than the rest of an entry.
+static int mmInteger(const char* s, long long* out, int* overflow) {
+    int neg = *s == '-';
+    if (*s == '+' || *s == '-') s++;
+    unsigned long long v = 0;
+    const char* first = s;
+    *overflow = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > (unsigned long long)LLONG_MAX / 10) *overflow = 1;
+        v = v * 10 + (unsigned long long)(*s - '0');
     }
-    return 1;
+    if (v > (unsigned long long)LLONG_MAX) *overflow = 1;
+    *out = *overflow ? LLONG_MAX : neg ? -(long long)v : (long long)v;
+    return s != first && *s == '\0';
 }
 
-// The two endpoint arrays a loader fills before buildCsr. At least one slot
-// each, so that an empty edge list is not mistaken for a failed malloc.
-static int allocEndpoints(const LineReader* r, long long count, const char* what, int** from, int** to) {
-    const size_t slots = (size_t)(count > 0 ? count : 1);
-    *from = (int*)malloc(sizeof(int) * slots);
-    *to = (int*)malloc(sizeof(int) * slots);
-    if (*from != NULL && *to != NULL) return 1;
-    fprintf(stderr, "%s: line %d: no memory for %lld %s\n", r->path, r->lineNumber, count, what);
+// A decimal of at most 15 digits times a power of ten within 10^22 is two
+// exact doubles and one rounding, so it equals strtod's correctly rounded
+// answer (Clinger's fast path); anything else goes to strtod itself.
+static double mmValue(const char* s, char** end) {
+    static const double kPow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char* p = s;
+    int neg = *p == '-', digits = 0, scale = 0, exponent = 0;
+    unsigned long long mantissa = 0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
+    if (*p == '+' || *p == '-') p++;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) mantissa = mantissa * 10 + (*p - '0');
+    if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--) mantissa = mantissa * 10 + (*p - '0');
+    if (digits > 0 && digits <= 15 && (*p == 'e' || *p == 'E')) {
+        long long e;
+        int over;
+        if (mmInteger(p + 1, &e, &over) && !over && e > -400 && e < 400) { exponent = (int)e; p += strlen(p); }
+    }
+    scale += exponent;
+    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22) return strtod(s, end);
+    *end = (char*)p;
+    double v = scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
+    return neg ? -v : v;
+}
+
+// Grows the entry array to hold at least `need` entries.
+static int mmReserve(MmMatrix* m, long long need, long long* cap) {
+    if (need <= *cap) return 0;
+    long long c = *cap ? *cap * 2 : 1024;
+    if (c < need) c = need;
+    MmEntry* bigger = (MmEntry*)realloc(m->entry, (size_t)c * sizeof(MmEntry));
+    if (!bigger) return 1;
+    m->entry = bigger;
+    *cap = c;
     return 0;
 }
 
-// Every loader leaves through here: the file closed, the endpoint arrays
-// freed, and on failure the half-built graph freed, so a refused input leaves
-// nothing allocated.
-static int finishLoad(LineReader* r, int* from, int* to, int ok, Graph* g) {
-    fclose(r->file);
-    free(from);
-    free(to);
-    if (!ok) freeGraph(g);
-    return ok;
+static int mmHeader(MmLines* r, MmMatrix* m) {
+    int err = 0;
+    char* s = mmNextLine(r, &err);
+    if (err) return 1;
+    if (!s) { r->line = 1; return mmFail(r, "empty file, expected a %%%%MatrixMarket banner"); }
+    char* tok[6];
+    int n = mmSplit(s, tok, 6);
+    for (int i = 0; i < n && i < 5; i++) for (char* c = tok[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
+    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0) return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
+    if (n != 5) return mmFail(r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words", n);
+    if (strcmp(tok[1], "matrix") != 0) return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
+    if (strcmp(tok[2], "coordinate") != 0) return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
+    if (!strcmp(tok[3], "real")) m->field = MM_REAL;
+    else if (!strcmp(tok[3], "integer")) m->field = MM_INTEGER;
+    else if (!strcmp(tok[3], "pattern")) m->field = MM_PATTERN;
+    else return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
+    if (!strcmp(tok[4], "general")) m->symmetry = MM_GENERAL;
+    else if (!strcmp(tok[4], "symmetric")) m->symmetry = MM_SYMMETRIC;
+    else if (!strcmp(tok[4], "skew-symmetric")) m->symmetry = MM_SKEW_SYMMETRIC;
+    else return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)", tok[4]);
+    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC) return mmFail(r, "a pattern matrix cannot be skew-symmetric");
+
+    while ((s = mmNextLine(r, &err)) && (s[0] == '%' || mmIsBlank(s))) {}
+    if (err) return 1;
+    if (!s) { r->line++; return mmFail(r, "end of file before the size line `ROWS COLS ENTRIES`"); }
+    long long size[3];
+    int overflow = 0, over;
+    n = mmSplit(s, tok, 6);
+    if (n != 3) return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
+    for (int i = 0; i < 3; i++) {
+        if (!mmInteger(tok[i], &size[i], &over)) return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
+        if (size[i] < 0) return mmFail(r, "bad size line: '%s' is negative", tok[i]);
+        overflow |= over;
+    }
+    if (overflow || size[0] > INT_MAX || size[1] > INT_MAX || size[2] > INT_MAX)
+        return mmFail(r, "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must be below 2^31)", tok[0], tok[1], tok[2]);
+    if (m->symmetry != MM_GENERAL && size[0] != size[1])
+        return mmFail(r, "a %s matrix must be square, not %lld x %lld", m->symmetry == MM_SYMMETRIC ? "symmetric" : "skew-symmetric", size[0], size[1]);
+    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2);
+    long long allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
+    if (allowed < MM_DIM_BYTES_FLOOR) allowed = MM_DIM_BYTES_FLOOR;
+    if (dimBytes > allowed)
+        return mmFail(r, "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays (at most %lld for this many entries)",
+                      size[0], size[1], size[2], dimBytes, allowed);
+    m->rows = (int)size[0]; m->cols = (int)size[1]; m->declared = size[2];
+    return 0;
 }
 
-// Splits a line into at most `cap` whitespace-separated tokens, in place.
-static int splitTokens(char* line, char** tokens, int cap) {
-    int count = 0;
-    char* p = line;
-    while (*p != '\0') {
-        while (*p == ' ' || *p == '\t') ++p;
-        if (*p == '\0') break;
-        if (count == cap) return cap + 1;
-        tokens[count++] = p;
-        while (*p != '\0' && *p != ' ' && *p != '\t') ++p;
-        if (*p != '\0') *p++ = '\0';
-    }
-    return count;
-}
-
-// Parses a decimal integer token. Returns 1 and sets *value when it is one
-// and lies in [0, limit]; otherwise prints why and returns 0. `what` names the
-// field in the message.
-static int parseCount(const LineReader* r, const char* token, long long limit, const char* what,
-                      long long* value) {
-    const char* p = token;
-    int negative = 0;
-    if (*p == '-' || *p == '+') negative = (*p++ == '-');
-    if (*p == '\0') {
-        fprintf(stderr, "%s: line %d: %s `%s` is not a number\n", r->path, r->lineNumber, what, token);
-        return 0;
-    }
-    long long v = 0;
-    int overflow = 0;
-    for (; *p != '\0'; ++p) {
-        if (*p < '0' || *p > '9') {
-            fprintf(stderr, "%s: line %d: %s `%s` is not a number\n", r->path, r->lineNumber, what,
-                    token);
-            return 0;
+static int mmEntries(MmLines* r, MmMatrix* m, long long* count) {
+    const int want = m->field == MM_PATTERN ? 2 : 3;
+    long long cap = 0, seen = 0;
+    char* s;
+    int err = 0;
+    while ((s = mmNextLine(r, &err))) {
+        if (s[0] == '%' || mmIsBlank(s)) continue;
+        if (seen == m->declared) return mmFail(r, "more entries than the %lld declared", m->declared);
+        char* tok[4];
+        int n = mmSplit(s, tok, 4);
+        if (n != want) return mmFail(r, want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields", n);
+        long long ij[2];
+        int over;
+        for (int k = 0; k < 2; k++) {
+            const char* what = k == 0 ? "row" : "column";
+            long long hi = k == 0 ? m->rows : m->cols;
+            if (!mmInteger(tok[k], &ij[k], &over)) return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
+            if (over || ij[k] < 1 || ij[k] > hi) return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k], hi);
         }
-        if (v > (LLONG_MAX - 9) / 10) overflow = 1; else v = v * 10 + (*p - '0');
+        double v = 1.0;
+        if (want == 3) {
+            char* end;
+            long long iv;
+            if (m->field == MM_INTEGER && !mmInteger(tok[2], &iv, &over)) return mmFail(r, "value '%s' is not an integer (the field is integer)", tok[2]);
+            v = mmValue(tok[2], &end);
+            if (end == tok[2] || *end != '\0') return mmFail(r, "value '%s' is not a number", tok[2]);
+            if (!(fabs(v) <= FLT_MAX)) return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
+        }
+        if (m->symmetry == MM_SKEW_SYMMETRIC && ij[0] == ij[1])
+            return mmFail(r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero", ij[0], ij[1]);
+        int mirror = m->symmetry != MM_GENERAL && ij[0] != ij[1];
+        if (*count + 1 + mirror > INT_MAX) return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets", INT_MAX);
+        if (mmReserve(m, *count + 2, &cap)) return mmFail(r, "out of host memory after %lld entries", *count);
+        MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v};
+        m->entry[(*count)++] = e;
+        if (mirror) {
+            MmEntry t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
+            m->entry[(*count)++] = t;
+        }
+        seen++;
     }
-    if (negative && (v != 0 || overflow)) {
-        fprintf(stderr, "%s: line %d: %s %s is negative\n", r->path, r->lineNumber, what, token);
-        return 0;
-    }
-    if (overflow || v > limit) {
-        fprintf(stderr, "%s: line %d: %s %s is out of range 0..%lld\n", r->path, r->lineNumber, what,
-                token, limit);
-        return 0;
-    }
-    *value = v;
-    return 1;
+    if (err) return 1;
+    if (seen < m->declared) { r->line++; return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared); }
+    return 0;
 }
 
-// word-graph.txt: `#` provenance lines, a line `V E`, V labels (one word a
-// line, vertex 0 first), E lines `u v` with 0 <= u < v < V, sorted by u then
-// v, so no pair appears twice. Nothing may follow the last edge.
+static int mmByColumn(const void* a, const void* b) {
+    int x = ((const MmEntry*)a)->col, y = ((const MmEntry*)b)->col;
+    return (x > y) - (x < y);
+}
+
+// A counting sort by row (skipped when the file is in row order already),
+// then each row sorted by column: O(entries + rows) moves and short sorts.
+// Duplicates are then neighbours and are summed.
+static int mmSortAndMerge(MmMatrix* m, long long n) {
+    long long e = 1;
+    while (e < n && m->entry[e - 1].row <= m->entry[e].row) e++;
+    const int inRowOrder = e >= n;
+    int* rowStart = (int*)calloc((size_t)m->rows + 1, sizeof(int));
+    if (!rowStart) return 1;
+    for (e = 0; e < n; e++) rowStart[m->entry[e].row + 1]++;
+    for (int i = 0; i < m->rows; i++) rowStart[i + 1] += rowStart[i];
+    if (!inRowOrder) {
+        int* next = (int*)malloc(((size_t)m->rows + 1) * sizeof(int));
+        MmEntry* sorted = (MmEntry*)malloc((size_t)(n ? n : 1) * sizeof(MmEntry));
+        if (!next || !sorted) { free(next); free(sorted); free(rowStart); return 1; }
+        memcpy(next, rowStart, ((size_t)m->rows + 1) * sizeof(int));
+        for (e = 0; e < n; e++) sorted[next[m->entry[e].row]++] = m->entry[e];
+        free(next);
+        free(m->entry);
+        m->entry = sorted;
+    }
+    for (int i = 0; i < m->rows; i++) {
+        MmEntry* row = m->entry + rowStart[i];
+        int len = rowStart[i + 1] - rowStart[i];
+        if (len > 32) { qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn); continue; }
+        for (int k = 1; k < len; k++)  // short rows: an insertion sort beats qsort's calls
+            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) { MmEntry t = row[j]; row[j] = row[j - 1]; row[j - 1] = t; }
+    }
+    free(rowStart);
+    long long kept = 0;
+    for (e = 0; e < n; e++) {
+        if (kept > 0 && m->entry[e].row == m->entry[kept - 1].row && m->entry[e].col == m->entry[kept - 1].col) { m->entry[kept - 1].val += m->entry[e].val; continue; }
+        m->entry[kept++] = m->entry[e];
+    }
+    m->merged = n - kept;
+    m->entries = (int)kept;
+    return 0;
+}
+
+// 0 on success; 1 after printing the one line that says why, with nothing held.
+static int mmRead(const char* path, MmMatrix* m) {
+    memset(m, 0, sizeof(*m));
+    MmLines r = {NULL, path, NULL, 1 << 20, 0, 0, 0, 0};
+    r.f = fopen(path, "rb");
+    if (!r.f) { fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)); return 1; }
+    r.buf = (char*)malloc((size_t)r.cap);
+    long long count = 0;
+    int failed = !r.buf ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : mmHeader(&r, m);
+    if (!failed) failed = mmEntries(&r, m, &count);
+    if (!failed && mmSortAndMerge(m, count)) failed = mmFail(&r, "out of host memory sorting %lld entries", count);
+    free(r.buf);
+    fclose(r.f);
+    if (failed) mmFree(m);
+    return failed;
+}
+// ---- end common/mmio.h ----
+
+// word-graph.txt, as the word-graph tool writes it: `#` lines, a line `V E`, V labels (one word a line, vertex 0
+// first), then E lines `u v`, the vertices numbered from 0 (the tool writes u < v, sorted, each edge once; a
+// repeat or a self-loop is dropped by buildCsr, as in the other graphs). A label is positional, so a blank line
+// among the labels is an empty label; elsewhere blank lines are skipped, as the Matrix Market reader skips them.
+// A line is read whole however long it is, so a fault is named for what it is. 1: refused, the reason printed.
 // snippet: loader
-static int loadWordGraph(const char* path, Graph* g) {
-    memset(g, 0, sizeof(*g));
-    LineReader r;
-    if (!openLineReader(&r, path)) return 0;
-    int* from = NULL;
-    int* to = NULL;
-    char* tokens[3];
-    int ok = 0, status;
-
-    // Header: the first line that is not a # line.
-    while ((status = readLine(&r)) == 1 && r.line[0] == '#') {}
-    if (status == 0) fprintf(stderr, "%s: line %d: no `V E` header\n", path, r.lineNumber + 1);
-    if (status != 1) goto done;
-    long long vertexCount, edgeCount;
-    if (splitTokens(r.line, tokens, 2) != 2) {
-        fprintf(stderr, "%s: line %d: header must be two counts, `V E`\n", path, r.lineNumber);
-        goto done;
+static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
+    int err = 0, n, over;
+    char *s, *tok[3];
+    while ((s = mmNextLine(r, &err)) && (s[0] == '#' || mmIsBlank(s))) {}
+    if (!s) return err ? 1 : (r->line++, mmFail(r, "end of file before the header line `V E`"));
+    if ((n = mmSplit(s, tok, 3)) != 2) return mmFail(r, "header must be `V E`, two counts, found %d fields", n);
+    long long count[2], cap = 0;
+    for (int k = 0; k < 2; ++k) {
+        const char* what = k == 0 ? "vertex count" : "edge count";
+        if (!mmInteger(tok[k], &count[k], &over)) return mmFail(r, "%s '%s' is not an integer", what, tok[k]);
+        if (over || count[k] < 1 - k || count[k] > kMaxCount) return mmFail(r, "%s %s is out of range %d..%d", what, tok[k], 1 - k, kMaxCount);
     }
-    // Limits: V labels must fit memory; 2E adjacency entries must fit an int.
-    if (!parseCount(&r, tokens[0], INT_MAX / 2, "vertex count", &vertexCount)) goto done;
-    if (!parseCount(&r, tokens[1], INT_MAX / 2, "edge count", &edgeCount)) goto done;
-    if (vertexCount == 0) {
-        fprintf(stderr, "%s: line %d: vertex count must be at least 1\n", path, r.lineNumber);
-        goto done;
+    for (int v = 0; v < count[0]; ++v) {
+        if (!(s = mmNextLine(r, &err))) return err ? 1 : (r->line++, mmFail(r, "end of file after %d of %lld labels", v, count[0]));
+        const size_t length = strlen(s);
+        if (mmIsBlank(s)) return mmFail(r, "label of vertex %d is empty", v);
+        if (strcspn(s, " \t") != length) return mmFail(r, "label of vertex %d holds a space", v);
+        if (length > (size_t)kMaxLabelLength)
+            return mmFail(r, "label of vertex %d is %zu characters, longer than the %d the word-graph tool writes", v, length, kMaxLabelLength);
+        if (!reserve((void**)&g->labels, &cap, v + 1, kMaxLabelLength + 1)) return mmFail(r, "out of host memory after %d labels", v);
+        memcpy(labelOf(g, v), s, length + 1);
+        g->vertexCount = v + 1;
     }
-
-    g->vertexCount = (int)vertexCount;
-    g->labels = (char*)calloc((size_t)vertexCount, kMaxLabelLength + 1);
-    if (g->labels == NULL) {
-        fprintf(stderr, "%s: line %d: no memory for %lld labels\n", path, r.lineNumber, vertexCount);
-        goto done;
+    cap = 0;
+    for (*edges = 0; *edges < count[1]; ++*edges) {
+        while ((s = mmNextLine(r, &err)) && mmIsBlank(s)) {}
+        if (!s) return err ? 1 : (r->line++, mmFail(r, "end of file after %lld of %lld edges", *edges, count[1]));
+        if ((n = mmSplit(s, tok, 3)) != 2) return mmFail(r, "want an edge `u v`, found %d fields", n);
+        long long uv[2];
+        for (int k = 0; k < 2; ++k) {
+            if (!mmInteger(tok[k], &uv[k], &over)) return mmFail(r, "vertex '%s' is not an integer", tok[k]);
+            if (over || uv[k] < 0 || uv[k] >= count[0])
+                return mmFail(r, "vertex %s is out of range 0..%lld (vertices are numbered from 0)", tok[k], count[0] - 1);
+        }
+        if (!reserve((void**)pairs, &cap, 2 * (*edges + 1), sizeof(int))) return mmFail(r, "out of host memory after %lld edges", *edges);
+        (*pairs)[2 * *edges] = (int)uv[0], (*pairs)[2 * *edges + 1] = (int)uv[1];
     }
-    for (int v = 0; v < g->vertexCount; ++v) {
-        if ((status = readLine(&r)) != 1) {
-            if (status == 0) {
-                fprintf(stderr, "%s: line %d: file ends after %d of %d labels\n", path,
-                        r.lineNumber + 1, v, g->vertexCount);
-            }
-            goto done;
-        }
-        const size_t length = strlen(r.line);
-        if (length == 0) {
-            fprintf(stderr, "%s: line %d: label of vertex %d is empty\n", path, r.lineNumber, v);
-            goto done;
-        }
-        if (length > (size_t)kMaxLabelLength) {
-            fprintf(stderr, "%s: line %d: label of vertex %d is longer than %d characters\n", path,
-                    r.lineNumber, v, kMaxLabelLength);
-            goto done;
-        }
-        if (strcspn(r.line, " \t") != length) {
-            fprintf(stderr, "%s: line %d: label of vertex %d holds a space\n", path, r.lineNumber, v);
-            goto done;
-        }
-        memcpy(g->labels + (size_t)v * (kMaxLabelLength + 1), r.line, length);
-    }
-
-    if (!allocEndpoints(&r, edgeCount, "edges", &from, &to)) goto done;
-    for (long long e = 0; e < edgeCount; ++e) {
-        if ((status = readLine(&r)) != 1) {
-            if (status == 0) {
-                fprintf(stderr, "%s: line %d: file ends after %lld of %lld edges\n", path,
-                        r.lineNumber + 1, e, edgeCount);
-            }
-            goto done;
-        }
-        if (splitTokens(r.line, tokens, 2) != 2) {
-            fprintf(stderr, "%s: line %d: edge %lld must be two vertices, `u v`\n", path,
-                    r.lineNumber, e);
-            goto done;
-        }
-        long long u, v;
-        if (!parseCount(&r, tokens[0], vertexCount - 1, "vertex", &u)) goto done;
-        if (!parseCount(&r, tokens[1], vertexCount - 1, "vertex", &v)) goto done;
-        if (u == v) {
-            fprintf(stderr, "%s: line %d: edge %lld is a self-loop on vertex %lld\n", path,
-                    r.lineNumber, e, u);
-            goto done;
-        }
-        if (u > v) {
-            fprintf(stderr, "%s: line %d: edge %lld lists %lld before %lld; the file puts the smaller first\n",
-                    path, r.lineNumber, e, u, v);
-            goto done;
-        }
-        if (e > 0 && (u < from[e - 1] || (u == from[e - 1] && v <= to[e - 1]))) {
-            fprintf(stderr, "%s: line %d: edge %lld repeats or comes before the edge above it\n",
-                    path, r.lineNumber, e);
-            goto done;
-        }
-        from[e] = (int)u;
-        to[e] = (int)v;
-    }
-    while ((status = readLine(&r)) == 1) {
-        if (r.line[strspn(r.line, " \t")] != '\0') {
-            fprintf(stderr, "%s: line %d: more data than the header's %lld edges\n", path,
-                    r.lineNumber, edgeCount);
-            goto done;
-        }
-    }
-    if (status != 0) goto done;
-    ok = buildCsr(g->vertexCount, from, to, edgeCount, g);
-done:
-    return finishLoad(&r, from, to, ok, g);
+    while ((s = mmNextLine(r, &err))) if (!mmIsBlank(s)) return mmFail(r, "more edges than the header's %lld", count[1]);
+    return err;
 }
 // end snippet
 
-// A Matrix Market graph: `coordinate`, any of pattern / integer / real,
-// general or symmetric, square. Values are ignored; every entry (i, j) is an
-// undirected edge, so the graph is symmetrised, and self-loops and duplicates
-// are dropped, which is what BFS on an undirected graph means.
-static int loadMatrixMarket(const char* path, Graph* g) {
+static int loadWordGraph(const char* path, Graph* g) {
     memset(g, 0, sizeof(*g));
-    LineReader r;
-    if (!openLineReader(&r, path)) return 0;
-    int* from = NULL;
-    int* to = NULL;
-    char* tokens[6];
-    int ok = 0, status, count;
-    long long rows, cols, entries;
-
-    if ((status = readLine(&r)) != 1) {
-        if (status == 0) fprintf(stderr, "%s: line 1: empty file\n", path);
-        goto done;
-    }
-    count = splitTokens(r.line, tokens, 5);
-    if (count != 5 || strcmp(tokens[0], "%%MatrixMarket") != 0 || strcmp(tokens[1], "matrix") != 0 ||
-        strcmp(tokens[2], "coordinate") != 0 ||
-        (strcmp(tokens[3], "pattern") != 0 && strcmp(tokens[3], "integer") != 0 &&
-         strcmp(tokens[3], "real") != 0) ||
-        (strcmp(tokens[4], "general") != 0 && strcmp(tokens[4], "symmetric") != 0)) {
-        fprintf(stderr,
-                "%s: line 1: want `%%%%MatrixMarket matrix coordinate pattern|integer|real general|symmetric`\n",
-                path);
-        goto done;
-    }
-    {
-        const int valueTokens = strcmp(tokens[3], "pattern") == 0 ? 0 : 1;
-        while ((status = readLine(&r)) == 1 && (r.line[0] == '%' || r.line[0] == '\0')) {}
-        if (status == 0) fprintf(stderr, "%s: line %d: no size line\n", path, r.lineNumber + 1);
-        if (status != 1) goto done;
-        if (splitTokens(r.line, tokens, 3) != 3) {
-            fprintf(stderr, "%s: line %d: size line must be `rows cols entries`\n", path, r.lineNumber);
-            goto done;
-        }
-        if (!parseCount(&r, tokens[0], INT_MAX / 2, "row count", &rows)) goto done;
-        if (!parseCount(&r, tokens[1], INT_MAX / 2, "column count", &cols)) goto done;
-        if (!parseCount(&r, tokens[2], INT_MAX / 2, "entry count", &entries)) goto done;
-        if (rows != cols || rows == 0) {
-            fprintf(stderr, "%s: line %d: a graph needs a square matrix with at least one row\n", path,
-                    r.lineNumber);
-            goto done;
-        }
-        if (!allocEndpoints(&r, entries, "entries", &from, &to)) goto done;
-        for (long long e = 0; e < entries; ++e) {
-            while ((status = readLine(&r)) == 1 && r.line[0] == '%') {}
-            if (status != 1) {
-                if (status == 0) {
-                    fprintf(stderr, "%s: line %d: file ends after %lld of %lld entries\n", path,
-                            r.lineNumber + 1, e, entries);
-                }
-                goto done;
-            }
-            if (splitTokens(r.line, tokens, 3) != 2 + valueTokens) {
-                fprintf(stderr, "%s: line %d: entry %lld must be `i j%s`\n", path, r.lineNumber, e,
-                        valueTokens ? " value" : "");
-                goto done;
-            }
-            long long i, j;
-            if (!parseCount(&r, tokens[0], rows, "row", &i)) goto done;
-            if (!parseCount(&r, tokens[1], rows, "column", &j)) goto done;
-            if (i == 0 || j == 0) {
-                fprintf(stderr, "%s: line %d: Matrix Market indices start at 1\n", path, r.lineNumber);
-                goto done;
-            }
-            from[e] = (int)(i - 1);
-            to[e] = (int)(j - 1);
-        }
-        if (!buildCsr((int)rows, from, to, entries, g)) {
-            fprintf(stderr, "%s: line %d: %lld entries overflow an int offset\n", path, r.lineNumber,
-                    entries);
-            goto done;
-        }
-        ok = 1;
-    }
-done:
-    return finishLoad(&r, from, to, ok, g);
+    MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
+    if (r.f == NULL) return fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)), 0;
+    r.buf = (char*)malloc((size_t)r.cap);
+    int* pairs = NULL;
+    long long edges = 0;
+    int failed = r.buf == NULL ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : readWordGraph(&r, g, &pairs, &edges);
+    if (!failed && !buildCsr(g->vertexCount, pairs, edges, g)) failed = (fprintf(stderr, "%s: out of host memory for the graph\n", path), 1);
+    free(r.buf), fclose(r.f), free(pairs);
+    if (failed) freeGraph(g);
+    return !failed;
 }
 
-// Graph500 Kronecker graph: each of edgeFactor * 2^scale edges picks one of
-// the four quadrants of the adjacency matrix `scale` times, with
-// probabilities A, B, C and D = 1 - A - B - C. The vertex numbers are then
-// permuted with a fixed seed, as the Graph500 reference does, so the hubs are
-// not all at small numbers.
-static void generateKronecker(int scale, Graph* g) {
+// A Matrix Market graph from the reader's COO triples. Every stored entry (i, j) is an edge whatever its value: BFS
+// reads the pattern, so the values, which the reader sums where the file repeats an entry, are ignored. A general
+// file's (i, j) and (j, i) make one undirected edge; a symmetric file's entry in either triangle is one already
+// (the reader mirrors it, and only one of the two is taken here). Self-loops are dropped. `file` keeps the
+// reader's counts (its entries freed) for the host part to print.
+// snippet: mtx-graph
+static int loadMatrixMarketGraph(const char* path, Graph* g, MmMatrix* file) {
+    memset(g, 0, sizeof(*g));
+    if (mmRead(path, file)) return 0;
+    const char* fault = file->rows != file->cols ? "needs a square matrix (a graph)" : file->rows == 0 ? "needs at least one vertex" : NULL;
+    int* pairs = fault ? NULL : (int*)malloc(sizeof(int) * 2 * (size_t)(file->entries > 0 ? file->entries : 1));
+    long long count = 0;
+    for (int e = 0; pairs != NULL && e < file->entries; ++e) {
+        const MmEntry t = file->entry[e];
+        if (file->symmetry != MM_GENERAL && t.row < t.col) continue;  // its mirror (t.col, t.row) is taken
+        pairs[2 * count] = t.row, pairs[2 * count + 1] = t.col, ++count;
+    }
+    mmFree(file);
+    const int ok = pairs != NULL && buildCsr(file->rows, pairs, count, g);
+    if (fault) fprintf(stderr, "%s: %s, got %d x %d\n", path, fault, file->rows, file->cols);
+    else if (!ok) fprintf(stderr, "%s: out of host memory for the graph, or more than 2^31 adjacency entries\n", path);
+    free(pairs);
+    if (!ok) freeGraph(g);
+    return ok;
+}
+// end snippet
+
+// Graph500 Kronecker graph: each of edgeFactor * 2^scale edges picks one of the four quadrants of the adjacency
+// matrix `scale` times, with probabilities A, B, C and D = 1 - A - B - C. The vertex numbers are then permuted with
+// a fixed seed, as the Graph500 reference does, so the hubs are not all at small numbers. 0: out of host memory.
+static int generateKronecker(int scale, Graph* g) {
     memset(g, 0, sizeof(*g));  // no labels: tables print v<number>
     const int vertexCount = 1 << scale;
-    const long long pairs = (long long)kKronEdgeFactor * vertexCount;
-    int* from = (int*)malloc(sizeof(int) * (size_t)pairs);
-    int* to = (int*)malloc(sizeof(int) * (size_t)pairs);
-    int* permutation = (int*)malloc(sizeof(int) * (size_t)vertexCount);
-    // Thresholds on a 32-bit draw: one splitmix64 call gives two draws.
-    const double unit = 4294967296.0;
-    const uint32_t tA = (uint32_t)(kKronA * unit), tAB = (uint32_t)((kKronA + kKronB) * unit),
-                   tABC = (uint32_t)((kKronA + kKronB + kKronC) * unit);
+    const long long pairCount = (long long)kKronEdgeFactor * vertexCount;
+    int *pairs = (int*)malloc(sizeof(int) * 2 * (size_t)pairCount), *permutation = (int*)malloc(sizeof(int) * (size_t)vertexCount);
+    const int ok = pairs != NULL && permutation != NULL;
+    const double unit = 4294967296.0;  // thresholds on a 32-bit draw: one splitmix64 call gives two draws
+    const uint32_t tA = (uint32_t)(kKronA * unit), tAB = (uint32_t)((kKronA + kKronB) * unit), tABC = (uint32_t)((kKronA + kKronB + kKronC) * unit);
     uint64_t state = kKronSeed;
-    for (long long p = 0; p < pairs; ++p) {
+    for (long long p = 0; ok && p < pairCount; ++p) {
         uint32_t u = 0, v = 0;
         for (int bit = 0; bit < scale; bit += 2) {
             const uint64_t draw = splitmix64(&state);
             for (int half = 0; half < 2 && bit + half < scale; ++half) {
                 const uint32_t x = (uint32_t)(draw >> (32 * half));
-                const uint32_t down = (x >= tAB) ? 1u : 0u;                      // C or D
-                const uint32_t right = (x >= tA && x < tAB) || x >= tABC ? 1u : 0u;  // B or D
-                u = (u << 1) | down;
-                v = (v << 1) | right;
+                u = (u << 1) | (x >= tAB ? 1u : 0u);                            // down: C or D
+                v = (v << 1) | ((x >= tA && x < tAB) || x >= tABC ? 1u : 0u);  // right: B or D
             }
         }
-        from[p] = (int)u;
-        to[p] = (int)v;
+        pairs[2 * p] = (int)u, pairs[2 * p + 1] = (int)v;
     }
-    for (int v = 0; v < vertexCount; ++v) permutation[v] = v;
-    for (int v = vertexCount - 1; v > 0; --v) {
-        const int k = (int)(splitmix64(&state) % (uint64_t)(v + 1));
-        const int t = permutation[v];
-        permutation[v] = permutation[k];
-        permutation[k] = t;
+    for (int v = 0; ok && v < vertexCount; ++v) permutation[v] = v;
+    for (int v = vertexCount - 1; ok && v > 0; --v) {
+        const int k = (int)(splitmix64(&state) % (uint64_t)(v + 1)), t = permutation[v];
+        permutation[v] = permutation[k], permutation[k] = t;
     }
-    for (long long p = 0; p < pairs; ++p) {
-        from[p] = permutation[from[p]];
-        to[p] = permutation[to[p]];
-    }
-    buildCsr(vertexCount, from, to, pairs, g);  // 2^25 * 16 * 2 < 2^31: cannot overflow
-    free(from);
-    free(to);
-    free(permutation);
+    for (long long i = 0; ok && i < 2 * pairCount; ++i) pairs[i] = permutation[pairs[i]];
+    const int built = ok && buildCsr(vertexCount, pairs, pairCount, g);  // 2^21 * 16 * 2 entries: no overflow
+    if (!built) fprintf(stderr, "Kronecker scale %d: out of host memory\n", scale), freeGraph(g);
+    return free(pairs), free(permutation), built;
 }
 
-// ---------------------------------------------------------------------------
-// CPU reference: the judge
-// ---------------------------------------------------------------------------
+// ---- CPU reference: the judge ----
 
-// Queue BFS, one level per pass of the outer loop. Everything found while
-// level L is read lands after it in `order`, so order is sorted by distance
-// and levelStart[L] marks where level L begins: the same frontiers the GPU
-// builds, though the GPU orders the vertices inside a level as its atomics
-// fall, which is why it is judged on distances and level sizes, not order.
-// dist, order: vertexCount entries; levelStart: vertexCount + 1. Returns the
-// number of levels.
+// Queue BFS, one level per pass of the outer loop. Everything found while level L is read lands after it in
+// `order`, so order is sorted by distance and levelStart[L] marks where level L begins: the same frontiers the GPU
+// builds, though the GPU orders the vertices inside a level as its atomics fall, which is why it is judged on
+// distances and level sizes, not order. dist, order: vertexCount; levelStart: vertexCount + 1. Returns the levels.
 // snippet: cpu-bfs
 static int bfsCpu(const Graph* g, int source, int* dist, int* order, int* levelStart) {
     memset(dist, 0xff, sizeof(int) * (size_t)g->vertexCount);  // all -1: not reached
-    dist[source] = 0;
-    order[0] = source;
+    dist[source] = 0, order[0] = source, levelStart[0] = 0;
     int found = 1, levels = 0;
-    levelStart[0] = 0;
     while (levelStart[levels] < found) {
         const int first = levelStart[levels], last = found;
         for (int k = first; k < last; ++k) {
             const int* neighbour = g->colIndices + g->rowOffsets[order[k]];
             const int* stop = g->colIndices + g->rowOffsets[order[k] + 1];
             for (; neighbour < stop; ++neighbour) {
-                if (dist[*neighbour] == -1) {
-                    dist[*neighbour] = levels + 1;
-                    order[found++] = *neighbour;
-                }
+                if (dist[*neighbour] == -1) dist[*neighbour] = levels + 1, order[found++] = *neighbour;
             }
         }
         levelStart[++levels] = last;
@@ -664,7 +663,8 @@ static int bfsCpu(const Graph* g, int source, int* dist, int* order, int* levelS
 }
 // end snippet
 
-// Runs the CPU search from `source` and keeps what the judge needs.
+// Runs the CPU search from `source` and keeps what the judge needs. Graph500 counts the undirected edges of the
+// traversed component once each: every edge with an end in it has both ends in it.
 static void recordSearch(const Graph* g, int source, int* order, int* levelStart, Search* s) {
     s->source = source;
     s->dist = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
@@ -672,69 +672,34 @@ static void recordSearch(const Graph* g, int source, int* order, int* levelStart
     s->reached = levelStart[s->levels];
     s->levelSize = (int*)malloc(sizeof(int) * (size_t)s->levels);
     for (int l = 0; l < s->levels; ++l) s->levelSize[l] = levelStart[l + 1] - levelStart[l];
-    // Graph500 counts the undirected edges of the traversed component once
-    // each: every edge with an end in it has both ends in it.
     long long degreeSum = 0;
     for (int k = 0; k < s->reached; ++k) degreeSum += degreeOf(g, order[k]);
     s->componentEdges = degreeSum / 2;
 }
-
 static void freeSearch(Search* s) {
-    free(s->dist);
-    free(s->levelSize);
-    s->dist = NULL;
-    s->levelSize = NULL;
+    free(s->dist), free(s->levelSize);
+    s->dist = s->levelSize = NULL;
 }
 
-// The isolated walk's answer for one vertex, predicted on the host. It is an
-// unsigned sum, and unsigned overflow is defined modular arithmetic in C and
-// in CUDA alike, so prediction and result must be equal, not close.
-static unsigned int walkChecksum(const Graph* g, int vertex, int repeats) {
-    unsigned int sum = 0u;
-    for (int r = 0; r < repeats; ++r) {
-        for (int e = g->rowOffsets[vertex]; e < g->rowOffsets[vertex + 1]; ++e) {
-            sum += (unsigned int)g->colIndices[e] ^ (unsigned int)r;
-        }
-    }
-    return sum;
-}
-
-// ---------------------------------------------------------------------------
-// Host analysis: degrees and the work of every level, counted from the graph
-// ---------------------------------------------------------------------------
+// ---- Host analysis: degrees and the work of every level, counted from the graph ----
 
 static void printDegreeStats(const Graph* g, const char* title) {
-    int* degrees = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
-    int hub = 0, hubDegree = -1, degreeOne = 0, degreeZero = 0, heavy = 0;
-    for (int v = 0; v < g->vertexCount; ++v) {
-        degrees[v] = degreeOf(g, v);
-        degreeOne += degrees[v] == 1;
-        degreeZero += degrees[v] == 0;
-        heavy += degrees[v] >= kHeavyDegree;
-        if (degrees[v] > hubDegree) {
-            hub = v;
-            hubDegree = degrees[v];
-        }
-    }
+    int hub = 0, degreeOne = 0, degreeZero = 0, heavy = 0;
     char name[24];
-    qsort(degrees, (size_t)g->vertexCount, sizeof(int), compareInts);
-    printf("\n%s\n", title);
-    printf("  %d vertices, %lld undirected edges, %lld adjacency entries\n", g->vertexCount,
-           g->edgeCount, 2 * g->edgeCount);
-    printf("  degree: max %d (%s), median %d, mean %.2f; %d of degree 1, %d of degree 0, %d of degree >= %d\n",
-           hubDegree, nameOf(g, hub, name), degrees[g->vertexCount / 2],
+    for (int v = 0; v < g->vertexCount; ++v) {
+        const int d = degreeOf(g, v);
+        degreeOne += d == 1, degreeZero += d == 0, heavy += d >= kHeavyDegree, hub = d > degreeOf(g, hub) ? v : hub;
+    }
+    printf("\n%s\n  %d vertices, %lld undirected edges, %lld adjacency entries\n  degree: max %d (%s), mean %.2f; %d of degree 1, %d of "
+           "degree 0, %d of degree >= %d\n", title, g->vertexCount, g->edgeCount, 2 * g->edgeCount, degreeOf(g, hub), nameOf(g, hub, name),
            2.0 * (double)g->edgeCount / g->vertexCount, degreeOne, degreeZero, heavy, kHeavyDegree);
-    free(degrees);
 }
 
-// Per level, from the CPU's frontiers: the edges to walk, the widest vertex,
-// and the lane slots each mapping issues. Thread per vertex: a warp of 32
-// frontier vertices runs as long as its widest one, 32 slots a step. Warp
-// per vertex: ceil(degree / 32) steps of 32 slots per vertex. Neither number
-// comes from a clock.
+// Per level, from the CPU's frontiers: the edges to walk, the widest vertex, and the lane slots each mapping
+// issues. Thread per vertex: a warp of 32 frontier vertices runs as long as its widest one, 32 slots a step. Warp
+// per vertex: ceil(degree / 32) steps of 32 slots per vertex. Neither number comes from a clock.
 static void printLevelWork(const Graph* g, const int* order, const int* levelStart, int levels) {
-    printf("%6s %9s %9s %8s %6s %6s %12s %12s  %s\n", "level", "frontier", "edges", "max deg", "heavy",
-           "warps", "thread slots", "warp slots", "busiest");
+    printf("%6s %9s %9s %8s %6s %6s %12s %12s  %s\n", "level", "frontier", "edges", "max deg", "heavy", "warps", "thread slots", "warp slots", "busiest");
     long long totalEdges = 0, totalThreadSlots = 0, totalWarpSlots = 0;
     char name[24];
     for (int l = 0; l < levels; ++l) {
@@ -742,66 +707,43 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
         long long edges = 0, threadSlots = 0, warpSlots = 0;
         int maxDegree = -1, busiest = order[begin], warpMax = 0, heavy = 0;
         for (int k = begin; k < end; ++k) {
-            const int d = degreeOf(g, order[k]);
-            edges += d;
-            heavy += d >= kHeavyDegree;
-            if (d > maxDegree) {
-                maxDegree = d;
-                busiest = order[k];
-            }
-            if (d > warpMax) warpMax = d;
-            // A warp of thread-per-vertex lanes closes after its 32nd vertex
-            // or at the level's last one; it costs 32 lanes per step of its widest.
-            const int lane = (k - begin) & (kWarpSize - 1);
-            const int warpCloses = lane == kWarpSize - 1 || k + 1 == end;
-            if (warpCloses) {
-                threadSlots += (long long)kWarpSize * warpMax;
-                warpMax = 0;
-            }
-            warpSlots += (long long)kWarpSize * ((d + kWarpSize - 1) / kWarpSize);
+            const int d = degreeOf(g, order[k]), lane = (k - begin) & (kWarpSize - 1);
+            edges += d, heavy += d >= kHeavyDegree, warpMax = d > warpMax ? d : warpMax;
+            if (d > maxDegree) maxDegree = d, busiest = order[k];
+            // A warp of thread-per-vertex lanes closes after its 32nd vertex or the level's last; 32 lanes a step of its widest.
+            if (lane == kWarpSize - 1 || k + 1 == end) threadSlots += (long long)kWarpSize * warpMax, warpMax = 0;
+            warpSlots += (long long)kWarpSize * blocksFor(d, kWarpSize);
         }
-        totalEdges += edges;
-        totalThreadSlots += threadSlots;
-        totalWarpSlots += warpSlots;
-        if (l < kMaxTableLevels) {
-            printf("%6d %9d %9lld %8d %6d %6d %12lld %12lld  %s\n", l, end - begin, edges, maxDegree, heavy,
-                   (end - begin + kWarpSize - 1) / kWarpSize, threadSlots, warpSlots, nameOf(g, busiest, name));
-        }
+        totalEdges += edges, totalThreadSlots += threadSlots, totalWarpSlots += warpSlots;
+        if (l < kMaxTableLevels) printf("%6d %9d %9lld %8d %6d %6d %12lld %12lld  %s\n", l, end - begin, edges, maxDegree, heavy,
+                                        blocksFor(end - begin, kWarpSize), threadSlots, warpSlots, nameOf(g, busiest, name));
     }
     if (levels > kMaxTableLevels) printf("  (levels from %d on are not listed)\n", kMaxTableLevels);
-    printf("  %lld edges walked; lane slots issued: %lld thread per vertex (%.1f%% busy), %lld warp per vertex (%.1f%% busy)\n",
-           totalEdges, totalThreadSlots, 100.0 * totalEdges / (double)(totalThreadSlots > 0 ? totalThreadSlots : 1),
-           totalWarpSlots, 100.0 * totalEdges / (double)(totalWarpSlots > 0 ? totalWarpSlots : 1));
+    printf("  %lld edges walked; lane slots issued: %lld thread per vertex (%.1f%% busy), %lld warp per vertex (%.1f%% busy)\n", totalEdges,
+           totalThreadSlots, 100.0 * totalEdges / (double)(totalThreadSlots > 0 ? totalThreadSlots : 1), totalWarpSlots,
+           100.0 * totalEdges / (double)(totalWarpSlots > 0 ? totalWarpSlots : 1));
 }
 
-// The source rule: BFS from every vertex, keep those whose search needs the
-// most levels, and of them take the first label in strcmp order. The deepest
-// search is the one with the most levels, so the most launches and round
-// trips: the case this lesson is about.
-static int chooseWordSource(const Graph* g, int* order, int* levelStart, int* dist, int* mostLevels,
-                            int* tied) {
+// The source rule: BFS from every vertex, keep those whose search needs the most levels, and of them take the
+// first label in strcmp order. The deepest search has the most levels, so the most launches and round trips: the
+// case this lesson is about.
+static int chooseWordSource(const Graph* g, int* order, int* levelStart, int* dist, int* mostLevels, int* tied) {
     int best = -1;
-    *mostLevels = 0;
-    *tied = 0;
+    *mostLevels = *tied = 0;
     for (int v = 0; v < g->vertexCount; ++v) {
         const int levels = bfsCpu(g, v, dist, order, levelStart);
         if (levels > *mostLevels) {
-            *mostLevels = levels;
-            *tied = 1;
-            best = v;
+            *mostLevels = levels, *tied = 1, best = v;
         } else if (levels == *mostLevels) {
             ++*tied;
-            if (strcmp(g->labels + (size_t)v * (kMaxLabelLength + 1),
-                       g->labels + (size_t)best * (kMaxLabelLength + 1)) < 0) {
-                best = v;
-            }
+            if (strcmp(labelOf(g, v), labelOf(g, best)) < 0) best = v;
         }
     }
     return best;
 }
 
-// Graph500 roots: drawn with a fixed seed among the vertices of degree >= 1,
-// no root twice. Returns how many it found (fewer only on a tiny graph).
+// Graph500 roots: drawn with a fixed seed among the vertices of degree >= 1, no root twice. Returns how many it
+// found (fewer only on a tiny graph).
 static int chooseRoots(const Graph* g, int wanted, int* roots) {
     long long candidates = 0;
     for (int v = 0; v < g->vertexCount; ++v) candidates += degreeOf(g, v) > 0;
@@ -817,32 +759,24 @@ static int chooseRoots(const Graph* g, int wanted, int* roots) {
     return found;
 }
 
-// ---------------------------------------------------------------------------
-// Kernels
-// ---------------------------------------------------------------------------
+// ---- Kernels ----
 
-// Reads a word of search state that other threads are writing in this very
-// kernel: dist, the queue, the counters, the pieces. In global memory the
-// read goes to L2 (__ldcg), where the atomics and the other SMs' stores land,
-// so this SM's L1 cannot answer with a stale line. In shared memory (the
-// block loop) there is no L1 to dodge; volatile keeps the compiler from
-// reusing an earlier read.
+// Reads search state that other threads write in this very kernel (dist, the queue, the counters, the pieces): from
+// L2 (__ldcg), where the atomics and the other SMs' stores land, so no stale L1 line answers; in shared memory (the
+// block loop) volatile, so the compiler cannot reuse an earlier read.
 template <bool kShared, typename T>
 __device__ T loadState(const T* p) {
-    if (kShared) return *(const volatile T*)p;
-    return __ldcg(p);
+    return kShared ? *(const volatile T*)p : __ldcg(p);
 }
 
-// How many pieces a heavy vertex is cut into; 0 for a light one, and for
-// every vertex when the mapping does not use pieces.
+// How many pieces a heavy vertex is cut into; 0 for a light one, and for all when the mapping uses no pieces.
 __device__ int piecesOf(const BfsArrays& a, int v) {
     if (a.heavyDegree == kNoHeavyDegree) return 0;
     const int degree = a.rowOffsets[v + 1] - a.rowOffsets[v];
     return degree >= a.heavyDegree ? (degree + kPieceEdges - 1) / kPieceEdges : 0;
 }
 
-// Writes v's pieces from slot `first` on; a slot past the capacity is only
-// reachable when a vertex was claimed twice, and the judge reports that.
+// Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed twice (the judge says so).
 __device__ void writePieces(const BfsArrays& a, int v, long long first, int count) {
     const int begin = a.rowOffsets[v], end = a.rowOffsets[v + 1];
     for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) {
@@ -851,33 +785,22 @@ __device__ void writePieces(const BfsArrays& a, int v, long long first, int coun
     }
 }
 
-// Every search starts by writing -1 (not reached) into dist, zero into every
-// level counter, and the source into level 0 (with its pieces, if it is
-// heavy, so level 0 is expanded like any other). A kernel rather than memsets
-// and copies, so the host loop pays one launch for it and the device loops
-// pay nothing extra.
+// Every search starts with -1 (not reached) in dist, zero in every level counter, and the source (with its pieces, if
+// it is heavy) as level 0: a kernel rather than memsets, so the host loop pays one launch and the device loops none.
 __device__ void resetSearch(const BfsArrays& a, int source, long long thread, long long threads) {
     const int sourcePieces = piecesOf(a, source);
     for (long long v = thread; v < a.capacity; v += threads) a.dist[v] = (v == source) ? 0 : -1;
-    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads) {
+    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads)
         a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
-    }
-    if (thread == 0) {
-        a.queue[0] = source;
-        writePieces(a, source, 0, sourcePieces);
-    }
+    if (thread == 0) a.queue[0] = source, writePieces(a, source, 0, sourcePieces);
 }
-
 // Launch: any grid; gridDim.x * blockDim.x threads share the work.
 __global__ void bfsReset(BfsArrays a, int source) {
-    resetSearch(a, source, blockIdx.x * (long long)blockDim.x + threadIdx.x,
-                (long long)gridDim.x * blockDim.x);
+    resetSearch(a, source, blockIdx.x * (long long)blockDim.x + threadIdx.x, (long long)gridDim.x * blockDim.x);
 }
 
-// One slot in the next level's queue for each lane that calls this. The
-// lanes of a warp that arrive together take their slots with one atomicAdd
-// between them, so a level that claims a million vertices does not queue a
-// million atomics on one address.
+// One slot in the next level's queue for each lane that calls this. The lanes of a warp that arrive together take
+// their slots with one atomicAdd between them, not one each on the same address.
 __device__ unsigned int appendSlot(unsigned int* counter) {
     cg::coalesced_group arrived = cg::coalesced_threads();
     unsigned int base = 0u;
@@ -885,16 +808,10 @@ __device__ unsigned int appendSlot(unsigned int* counter) {
     return arrived.shfl(base, 0) + arrived.thread_rank();
 }
 
-// Claims v for level + 1 if nobody has, and appends it exactly once.
-//
-// Ownership comes from the compare-and-swap: of all threads that race for v,
-// exactly one sees -1 come back. Replace it by a test-then-store and each
-// racer stores the same level (so dist looks perfect) and each appends v (so
-// the next frontier holds v several times). Only a count of the frontiers
-// can tell.
-//
-// The plain read before the CAS is the cheap filter: most edges of a search
-// lead to a vertex already reached, and a read costs less than an atomic.
+// Claims v for level + 1 if nobody has, and appends it exactly once. Ownership comes from the compare-and-swap: of
+// all threads that race for v, exactly one sees -1 come back. With a test-then-store instead, each racer stores the
+// same level (dist looks perfect) and appends v (the next frontier holds v twice): only a count of the frontiers can
+// tell. The plain read before the CAS is the cheap filter: most edges lead to a vertex already reached.
 // snippet: claim
 template <bool kShared>
 __device__ void claimVertex(const BfsArrays& a, const LevelWindow& w, int v) {
@@ -910,50 +827,29 @@ __device__ void claimVertex(const BfsArrays& a, const LevelWindow& w, int v) {
 }
 // end snippet
 
-// Mapping 1: one thread per frontier vertex, the version most people write
-// first, and a correct one. Its 32 lanes hold 32 unrelated lists, so their
-// loads land in 32 places, and the warp lasts as long as its longest list:
-// whoever holds "the" walks a thousand entries with 31 lanes switched off.
-// Launch: gridDim.x * blockDim.x >= w.size.
-// snippet: expand-thread
-__global__ void expandThreadPerVertex(BfsArrays a, LevelWindow w) {
-    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (t < w.size) {
-        const int u = __ldcg(&a.queue[w.start + t]);
-        for (int e = a.rowOffsets[u]; e < a.rowOffsets[u + 1]; ++e) {
-            claimVertex<false>(a, w, a.colIndices[e]);
-        }
+// Mappings 1 and 2: kLanes lanes to a frontier vertex, striding its list together.
+//  - kLanes = 1, thread per vertex, what most people write first: a warp's lanes read 32 unrelated lists, and the
+//    warp lasts as long as its longest; whoever holds "the" walks a thousand entries with 31 lanes switched off.
+//  - kLanes = 32, warp per vertex: ceil(degree / 32) steps, neighbouring lanes on neighbouring entries; but a vertex
+//    of degree 1 occupies 32 lanes for one useful read, and most words are small.
+// Launch: gridDim.x * blockDim.x >= kLanes * w.size; blockDim.x a multiple of 32.
+// snippet: expand-by-vertex
+template <int kLanes>
+__global__ void expandByVertex(BfsArrays a, LevelWindow w) {
+    const long long vertex = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kLanes;  // the same for its kLanes lanes
+    const int lane = threadIdx.x % kLanes;
+    if (vertex < w.size) {
+        const int u = __ldcg(&a.queue[w.start + vertex]);
+        const int end = a.rowOffsets[u + 1];
+        for (int e = a.rowOffsets[u] + lane; e < end; e += kLanes) claimVertex<false>(a, w, a.colIndices[e]);
     }
 }
 // end snippet
 
-// Mapping 2: one warp per frontier vertex. The 32 lanes stride one list
-// together, so a vertex takes ceil(degree / 32) steps and neighbouring lanes
-// read neighbouring entries. The price: a vertex of degree 1 occupies 32
-// lanes for one useful read, and the word graph's median vertex is small.
-// Launch: gridDim.x * blockDim.x >= 32 * w.size; blockDim.x a multiple of 32.
-__global__ void expandWarpPerVertex(BfsArrays a, LevelWindow w) {
-    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    // snippet: expand-warp
-    const int lane = threadIdx.x % kWarpSize;
-    const long long warp = t / kWarpSize;  // the same for all 32 lanes
-    if (warp < w.size) {
-        const int u = __ldcg(&a.queue[w.start + warp]);
-        const int end = a.rowOffsets[u + 1];
-        for (int e = a.rowOffsets[u] + lane; e < end; e += kWarpSize) {
-            claimVertex<false>(a, w, a.colIndices[e]);
-        }
-    }
-    // end snippet
-}
-
-// Exclusive prefix sum of one int per thread over the block: a shuffle scan
-// inside each warp, then one warp scans the warp totals. Writes each
-// thread's exclusive sum into scan[threadIdx.x] and returns the block total.
-// Every thread of the block must call it (it holds two __syncthreads).
+// Exclusive prefix sum of one int per thread over the block, into scan[threadIdx.x]; returns the block total. A shuffle
+// scan inside each warp, then one warp scans the warp totals. Every thread must call it (two __syncthreads).
 __device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
-    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
-    const int warps = blockDim.x / kWarpSize;
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
     int inclusive = x;
     for (int offset = 1; offset < kWarpSize; offset *= 2) {
         const int y = __shfl_up_sync(0xffffffffu, inclusive, offset);
@@ -975,33 +871,23 @@ __device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
 }
 
 // Mapping 3, the one that adapts to degree.
-//  - Light vertices: each block takes blockDim.x of them, scans their
-//    degrees, and deals the edges out evenly, edge k to thread k % blockDim.x.
-//    A vertex of degree 1 costs one lane for one step, a vertex of degree 200
-//    gets 200 lanes. A binary search in the shared scan finds edge k's owner.
-//  - Heavy vertices (degree >= a.heavyDegree) were cut into pieces of
-//    kPieceEdges edges when they were claimed; every warp of the grid takes
-//    pieces in turn, so a hub of 100,000 edges is walked by 400 warps at
-//    once instead of by one block.
-// Shared by three kernels: the host loop's, the grid loop's (the same code,
-// chunks and pieces strided over a persistent grid) and the block loop's (one
-// block, state in shared memory, no pieces).
-// Every thread of the block must call it: the chunk loop is block-uniform.
+//  - Light vertices: each block takes blockDim.x of them, scans their degrees, and deals the edges out evenly, edge k
+//    to thread k % blockDim.x (a binary search in the scan finds its owner): degree 1 costs one lane, 200 get 200.
+//  - Heavy vertices (degree >= a.heavyDegree) were cut into pieces of kPieceEdges edges when they were claimed; every
+//    warp of the grid takes pieces in turn, so 400 warps at once walk a hub of 100,000 edges, not one block.
+// Shared by the host loop's kernel, the grid loop (chunks and pieces strided over a persistent grid) and the block
+// loop (one block, state in shared memory, no pieces). Every thread of the block must call it.
 // snippet: expand-balanced
 template <bool kShared>
-__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners,
-                               int* warpTotals) {
+__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals) {
     const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
     for (long long p = thread / kWarpSize; p < w.pieceSize; p += warps) {
         const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
-        for (int e = piece.x + lane; e < piece.y; e += kWarpSize) {
-            claimVertex<kShared>(a, w, a.colIndices[e]);
-        }
+        for (int e = piece.x + lane; e < piece.y; e += kWarpSize) claimVertex<kShared>(a, w, a.colIndices[e]);
     }
-    for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size;
-         chunk += (long long)gridDim.x * blockDim.x) {
+    for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size; chunk += (long long)gridDim.x * blockDim.x) {
         const long long i = chunk + threadIdx.x;
         int degree = 0, begin = 0;
         if (i < w.size) {
@@ -1026,171 +912,73 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
     }
 }
 // end snippet
-
-// Launch: blockDim.x = kThreadsPerBlock; gridDim.x * blockDim.x >= w.size
-// (a chunk per block); more blocks only add warps for the pieces.
+// Launch: blockDim.x = kThreadsPerBlock; gridDim.x * blockDim.x >= w.size; more blocks add warps for the pieces.
 __global__ void __launch_bounds__(kThreadsPerBlock) expandBalancedKernel(BfsArrays a, LevelWindow w) {
-    __shared__ int scan[kThreadsPerBlock];
-    __shared__ int owners[kThreadsPerBlock];
-    __shared__ int warpTotals[kWarpSize];
+    __shared__ int scan[kThreadsPerBlock], owners[kThreadsPerBlock], warpTotals[kWarpSize];
     expandBalanced<false>(a, w, scan, owners, warpTotals);
 }
 
-// The device loops read a level's counters after the barrier that ends the
-// level before it; by then every append to them has completed.
+// The device loops read a level's counters after the barrier that ends the level before: every append is done.
 template <bool kShared>
 __device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
-    LevelWindow next;
-    next.level = w.level + 1;
-    next.start = w.start + w.size;
-    next.pieceStart = w.pieceStart + w.pieceSize;
+    LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
     const unsigned int size = loadState<kShared>(&a.counts[2 * next.level]);
     const unsigned int pieces = loadState<kShared>(&a.counts[2 * next.level + 1]);
     // A duplicate append could push a count past the end; read no further.
-    const unsigned int room = (unsigned int)(a.capacity - next.start);
-    const unsigned int pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
-    next.size = (int)(size < room ? size : room);
-    next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
+    const unsigned int room = (unsigned int)(a.capacity - next.start), pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
+    next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
     return next;
 }
 
-__device__ unsigned long long globalNanoseconds() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-__device__ LevelWindow firstWindow(unsigned int sourcePieces) {
-    LevelWindow w;
-    w.level = 0;
-    w.start = 0;
-    w.size = 1;
-    w.pieceStart = 0;
-    w.pieceSize = (int)sourcePieces;
-    return w;
-}
-
-// Device loop 1: the whole search in one block, with dist, the queue and
-// the counters in shared memory. A level ends at __syncthreads, tens of
-// nanoseconds, instead of a launch and a copy; a claim is a shared-memory
-// atomic, not an L2 round trip. One SM does all the work, so this wins only
-// while the graph's state fits in shared memory and its levels are small: the
-// word graph's are. At the end the block copies its state out for the judge.
-// Launch: <<<1, kLoopBlockThreads, 4 * (4 * vertexCount + 2) bytes>>>;
-// levelClock NULL or vertexCount + 1 stamps.
+// Device loop 1: the whole search in one block, dist, the queue and the counters in shared memory. A level ends at
+// __syncthreads, not a launch and a copy; a claim is a shared-memory atomic. One SM does all the work, so this wins
+// only while the state fits on chip and the levels are small: the word graph's are. At the end it copies out.
+// Launch: <<<1, kLoopBlockThreads, 4 * (4 * vertexCount + 2) bytes>>>.
 // snippet: block-loop
 __global__ void __launch_bounds__(kLoopBlockThreads)
-bfsBlockLoop(BfsArrays global, int source, unsigned long long* levelClock) {
-    __shared__ int scan[kLoopBlockThreads];
-    __shared__ int owners[kLoopBlockThreads];
-    __shared__ int warpTotals[kWarpSize];
+bfsBlockLoop(BfsArrays global, int source) {
+    __shared__ int scan[kLoopBlockThreads], owners[kLoopBlockThreads], warpTotals[kWarpSize];
     extern __shared__ int state[];
     BfsArrays a = global;  // the same graph, the search state moved on chip
-    a.dist = state;
-    a.queue = state + a.capacity;
-    a.counts = (unsigned int*)(state + 2 * a.capacity);
+    a.dist = state, a.queue = state + a.capacity, a.counts = (unsigned int*)(state + 2 * a.capacity);
     a.heavyDegree = kNoHeavyDegree;  // no pieces: one block deals out every edge
     resetSearch(a, source, threadIdx.x, blockDim.x);
     __syncthreads();
-    if (levelClock != NULL && threadIdx.x == 0) levelClock[0] = globalNanoseconds();
-    LevelWindow w = firstWindow(0u);
+    LevelWindow w = {0, 0, 1, 0, 0};  // level 0: the source alone
     while (w.size > 0) {
         expandBalanced<true>(a, w, scan, owners, warpTotals);
         __syncthreads();  // level barrier: every claim of this level is done
-        if (levelClock != NULL && threadIdx.x == 0) levelClock[w.level + 1] = globalNanoseconds();
         w = nextWindow<true>(a, w);
     }
-    for (int i = threadIdx.x; i < a.capacity; i += blockDim.x) {
-        global.dist[i] = a.dist[i];
-        global.queue[i] = a.queue[i];
-    }
+    for (int i = threadIdx.x; i < a.capacity; i += blockDim.x) global.dist[i] = a.dist[i], global.queue[i] = a.queue[i];
     for (int i = threadIdx.x; i < 2 * (a.capacity + 1); i += blockDim.x) global.counts[i] = a.counts[i];
 }
 // end snippet
 
-// Device loop 2: the whole search in one cooperative grid, as many blocks as
-// fit on the GPU at once, with grid.sync() as the level barrier. It scales
-// to graphs one block cannot carry; each barrier costs a few microseconds,
-// still less than a launch plus a copy to the host.
-// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock,
-// gridDim.x <= co-resident blocks (cudaOccupancyMaxActiveBlocksPerMultiprocessor
-// times the SM count); levelClock NULL or vertexCount + 1 stamps.
+// Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at once, grid.sync() the
+// level barrier. It scales to graphs one block cannot carry; its barrier gathers every SM, so it costs more than a
+// block's and less than a launch plus a copy (the word graph's whole-search table says how much).
+// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x <= co-resident blocks
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count).
 // snippet: grid-loop
 __global__ void __launch_bounds__(kThreadsPerBlock)
-bfsGridLoop(BfsArrays a, int source, unsigned long long* levelClock) {
-    __shared__ int scan[kThreadsPerBlock];
-    __shared__ int owners[kThreadsPerBlock];
-    __shared__ int warpTotals[kWarpSize];
+bfsGridLoop(BfsArrays a, int source) {
+    __shared__ int scan[kThreadsPerBlock], owners[kThreadsPerBlock], warpTotals[kWarpSize];
     cg::grid_group grid = cg::this_grid();
     resetSearch(a, source, grid.thread_rank(), grid.size());
     grid.sync();
-    if (levelClock != NULL && grid.thread_rank() == 0) levelClock[0] = globalNanoseconds();
-    LevelWindow w = firstWindow(loadState<false>(&a.counts[1]));
+    LevelWindow w = {0, 0, 1, 0, (int)loadState<false>(&a.counts[1])};  // level 0: the source, with its pieces
     while (w.size > 0) {
         expandBalanced<false>(a, w, scan, owners, warpTotals);
         grid.sync();  // level barrier across every SM
-        if (levelClock != NULL && grid.thread_rank() == 0) levelClock[w.level + 1] = globalNanoseconds();
         w = nextWindow<false>(a, w);
     }
 }
 // end snippet
 
-// Timing one level needs a kernel that does that level's reads and nothing
-// more: a repeated search would start from a finished state and read almost
-// nothing. This one sums the level's neighbour lists `repeats` times, with no
-// atomics and no queue. Each pass mixes its pass number into the sum by XOR;
-// a plain sum would be the same every pass, and the compiler would be
-// entitled to do one pass and multiply.
-// Launch: gridDim.x * blockDim.x >= count.
-__global__ void walkLevelByThread(const int* __restrict__ vertices, int count,
-                                  const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
-                                  int repeats, unsigned int* __restrict__ sums) {
-    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (t < count) {
-        const int u = vertices[t];
-        const int begin = rowOffsets[u], end = rowOffsets[u + 1];
-        unsigned int sum = 0u;
-        for (int r = 0; r < repeats; ++r) {
-            for (int e = begin; e < end; ++e) sum += (unsigned int)colIndices[e] ^ (unsigned int)r;
-        }
-        sums[t] = sum;
-    }
-}
+// ---- Timing helper and launchers ----
 
-// The walk again, 32 lanes to a vertex, the lane sums folded by shuffles.
-// The lanes add the entries in another order than walkChecksum does; modular
-// addition does not care. Only the walk sits under `if`: the fold must be
-// reached by all 32 lanes that the 0xffffffff mask names, and it is, because
-// a warp's lanes share one `warp` and so take the branch together.
-// Launch: gridDim.x * blockDim.x >= 32 * count; blockDim.x a multiple of 32.
-__global__ void walkLevelByWarp(const int* __restrict__ vertices, int count,
-                                const int* __restrict__ rowOffsets, const int* __restrict__ colIndices,
-                                int repeats, unsigned int* __restrict__ sums) {
-    const long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const int lane = threadIdx.x % kWarpSize;
-    const long long warp = t / kWarpSize;
-    unsigned int sum = 0u;
-    if (warp < count) {
-        const int u = vertices[warp];
-        const int end = rowOffsets[u + 1];
-        for (int r = 0; r < repeats; ++r) {
-            for (int e = rowOffsets[u] + lane; e < end; e += kWarpSize) {
-                sum += (unsigned int)colIndices[e] ^ (unsigned int)r;
-            }
-        }
-    }
-    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
-        sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    }
-    if (warp < count && lane == 0) sums[warp] = sum;
-}
-
-// ---------------------------------------------------------------------------
-// Timing helper and launchers
-// ---------------------------------------------------------------------------
-
-// Mean milliseconds of `runs` calls of launch(ctx), after `warmups` untimed
-// calls of the same launch, between two CUDA events.
+// Mean milliseconds of `runs` calls of launch(ctx) between two CUDA events, after `warmups` untimed calls.
 static float timeMs(void (*launch)(const void* ctx), const void* ctx, int warmups, int runs) {
     for (int i = 0; i < warmups; ++i) launch(ctx);  // this launch's own module load and caches
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -1202,712 +990,409 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, int warmup
     CUDA_CHECK(cudaEventRecord(events[1]));
     CUDA_CHECK(cudaEventSynchronize(events[1]));
     CUDA_CHECK(cudaGetLastError());
-    float total = 0.0f;
+    float total = 0.0f;  // milliseconds
     CUDA_CHECK(cudaEventElapsedTime(&total, events[0], events[1]));
     for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventDestroy(events[i]));
     return total / runs;
 }
-
 static BfsArrays arraysOf(const DeviceBfs* d, int heavyDegree) {
-    BfsArrays a;
-    a.rowOffsets = d->rowOffsets;
-    a.colIndices = d->colIndices;
-    a.dist = d->dist;
-    a.queue = d->queue;
-    a.pieces = d->pieces;
-    a.counts = d->counts;
-    a.capacity = d->vertexCount;
-    a.pieceCapacity = d->pieceCapacity;
-    a.heavyDegree = heavyDegree;
+    const BfsArrays a = {d->rowOffsets, d->colIndices, d->dist, d->queue, d->pieces, d->counts, d->vertexCount, d->pieceCapacity, heavyDegree};
     return a;
 }
-
-static int blocksFor(long long threads, int perBlock) { return (int)((threads + perBlock - 1) / perBlock); }
 
 // One level of the host loop, mapped as asked.
 static void launchExpand(const DeviceBfs* d, int mapping, const LevelWindow* w) {
     if (mapping == kMapThread) {
-        expandThreadPerVertex<<<blocksFor(w->size, kThreadsPerBlock), kThreadsPerBlock>>>(
-            arraysOf(d, kNoHeavyDegree), *w);
+        expandByVertex<1><<<blocksFor(w->size, kThreadsPerBlock), kThreadsPerBlock>>>(arraysOf(d, kNoHeavyDegree), *w);
     } else if (mapping == kMapWarp) {
-        expandWarpPerVertex<<<blocksFor((long long)w->size * kWarpSize, kThreadsPerBlock), kThreadsPerBlock>>>(
-            arraysOf(d, kNoHeavyDegree), *w);
+        expandByVertex<kWarpSize><<<blocksFor((long long)w->size * kWarpSize, kThreadsPerBlock), kThreadsPerBlock>>>(arraysOf(d, kNoHeavyDegree), *w);
     } else {
-        // A chunk of vertices per block, and enough warps for the pieces (one
-        // each, or all the GPU holds at once, which then take turns).
-        int blocks = blocksFor(w->size, kThreadsPerBlock);
-        int pieceBlocks = blocksFor((long long)w->pieceSize * kWarpSize, kThreadsPerBlock);
-        if (pieceBlocks > d->residentBlocks) pieceBlocks = d->residentBlocks;
-        if (blocks < pieceBlocks) blocks = pieceBlocks;
-        expandBalancedKernel<<<blocks, kThreadsPerBlock>>>(arraysOf(d, kHeavyDegree), *w);
+        // A chunk of vertices per block, and enough warps for the pieces: one each, or all the GPU holds at once.
+        const int blocks = blocksFor(w->size, kThreadsPerBlock), pieceBlocks = blocksFor((long long)w->pieceSize * kWarpSize, kThreadsPerBlock);
+        const int pieceGrid = pieceBlocks < d->residentBlocks ? pieceBlocks : d->residentBlocks;
+        expandBalancedKernel<<<blocks > pieceGrid ? blocks : pieceGrid, kThreadsPerBlock>>>(arraysOf(d, kHeavyDegree), *w);
     }
     CUDA_CHECK(cudaGetLastError());
 }
 
-// The host loop: per level one launch, then one copy of the next level's two
-// counters back to the host. Without those two numbers the host has no grid
-// size for the next launch and no way to tell that the search is over. That copy waits for the kernel: a
-// synchronisation in the middle of the algorithm, and it is the algorithm.
-// levelEvents, when not NULL, gets two events recorded around each of the
-// first kMaxTableLevels launches. Returns the number of levels.
+// The host loop: per level one launch, then one copy of the next level's two counters back to the host. Without those
+// two numbers the host has no grid size for the next launch and no way to tell that the search is over. That copy
+// waits for the kernel: a synchronisation in the middle of the algorithm, and it is the algorithm. levelEvents, when
+// not NULL, gets two events recorded around each of the first kMaxTableLevels launches. Returns the number of levels.
 // snippet: host-loop
 static int runHostLoop(const DeviceBfs* d, int mapping, int source, cudaEvent_t* levelEvents) {
     const int heavyDegree = mapping == kMapBalanced ? kHeavyDegree : kNoHeavyDegree;
-    bfsReset<<<blocksFor(d->vertexCount, kThreadsPerBlock), kThreadsPerBlock>>>(arraysOf(d, heavyDegree),
-                                                                               source);
+    bfsReset<<<blocksFor(d->vertexCount, kThreadsPerBlock), kThreadsPerBlock>>>(arraysOf(d, heavyDegree), source);
     CUDA_CHECK(cudaGetLastError());
-    LevelWindow w;
-    w.level = 0;
-    w.start = 0;
-    w.size = 1;
-    w.pieceStart = 0;
     const int sourceDegree = d->hostRowOffsets[source + 1] - d->hostRowOffsets[source];
-    w.pieceSize = sourceDegree >= heavyDegree ? (sourceDegree + kPieceEdges - 1) / kPieceEdges : 0;
+    LevelWindow w = {0, 0, 1, 0, sourceDegree >= heavyDegree ? (sourceDegree + kPieceEdges - 1) / kPieceEdges : 0};
     while (w.size > 0) {
         const int timed = levelEvents != NULL && w.level < kMaxTableLevels;
         if (timed) CUDA_CHECK(cudaEventRecord(levelEvents[2 * w.level]));
         launchExpand(d, mapping, &w);
         if (timed) CUDA_CHECK(cudaEventRecord(levelEvents[2 * w.level + 1]));
-        unsigned int next[2];
+        unsigned int next[2];  // the next level's vertices and pieces
         CUDA_CHECK(cudaMemcpy(next, &d->counts[2 * (w.level + 1)], sizeof(next), cudaMemcpyDeviceToHost));
-        w.start += w.size;
-        w.pieceStart += w.pieceSize;
-        const unsigned int roomLeft = (unsigned int)(d->vertexCount - w.start);
-        const unsigned int pieceRoomLeft = (unsigned int)(d->pieceCapacity - w.pieceStart);
-        w.size = (int)(next[0] < roomLeft ? next[0] : roomLeft);
-        w.pieceSize = (int)(next[1] < pieceRoomLeft ? next[1] : pieceRoomLeft);
-        ++w.level;
+        w.start += w.size, w.pieceStart += w.pieceSize, ++w.level;
+        // A duplicate append could push a count past the end; read no further.
+        const unsigned int room = (unsigned int)(d->vertexCount - w.start), pieceRoom = (unsigned int)(d->pieceCapacity - w.pieceStart);
+        w.size = (int)(next[0] < room ? next[0] : room), w.pieceSize = (int)(next[1] < pieceRoom ? next[1] : pieceRoom);
     }
     return w.level;
 }
 // end snippet
 
-static void launchGridLoop(const DeviceBfs* d, int source, unsigned long long* levelClock) {
-    BfsArrays a = arraysOf(d, kHeavyDegree);
-    void* args[] = {&a, &source, &levelClock};
-    CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(d->gridLoopBlocks),
-                                           dim3(kThreadsPerBlock), args, 0, 0));
-}
-
-static void launchBlockLoop(const DeviceBfs* d, int source, unsigned long long* levelClock) {
-    bfsBlockLoop<<<1, kLoopBlockThreads, d->blockLoopShared>>>(arraysOf(d, kNoHeavyDegree), source, levelClock);
-    CUDA_CHECK(cudaGetLastError());
-}
-
-// One whole search by any mapping; the device loops return -1 (their level
-// count is read from the counters afterwards).
-static int runSearch(const DeviceBfs* d, int mapping, int source, cudaEvent_t* levelEvents,
-                     unsigned long long* levelClock) {
-    if (mapping == kMapBlockLoop) {
-        launchBlockLoop(d, source, levelClock);
-        return -1;
-    }
+// One whole search by any mapping; the device loops return -1 (their level count is read from the counters
+// afterwards). The grid loop is one cooperative launch of every co-resident block; the block loop one block with the
+// search state in dynamic shared memory.
+static int runSearch(const DeviceBfs* d, int mapping, int source, cudaEvent_t* levelEvents) {
     if (mapping == kMapGridLoop) {
-        launchGridLoop(d, source, levelClock);
+        BfsArrays a = arraysOf(d, kHeavyDegree);
+        void* args[] = {&a, &source};
+        CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(d->gridLoopBlocks), dim3(kThreadsPerBlock), args, 0, 0));
         return -1;
     }
-    return runHostLoop(d, mapping, source, levelEvents);
+    if (mapping != kMapBlockLoop) return runHostLoop(d, mapping, source, levelEvents);
+    bfsBlockLoop<<<1, kLoopBlockThreads, d->blockLoopShared>>>(arraysOf(d, kNoHeavyDegree), source);
+    CUDA_CHECK(cudaGetLastError());
+    return -1;
 }
 
-// Per-level times of one search, averaged over `runs`, for every mapping
-// that ran. The host loops are timed by events around each level's kernel;
-// the device loops by the GPU's nanosecond clock read at each grid or block
-// barrier, since they have no host-visible level boundary. Both are written
-// to out[mapping][level] in microseconds. Timing runs are not checked again:
-// the same searches were checked against the CPU just before.
-static void measureLevelTimes(const DeviceBfs* d, const int* ok, int source, int levels, int runs,
-                              cudaEvent_t* levelEvents, unsigned long long* clockStamps,
-                              double out[kMappingCount][kMaxTableLevels]) {
-    memset(out, 0, sizeof(double) * kMappingCount * kMaxTableLevels);
-    for (int m = 0; m < kMappingCount; ++m) {
-        if (!ok[m]) continue;
-        const int deviceLoop = m == kMapBlockLoop || m == kMapGridLoop;
-        for (int run = 0; run < runs; ++run) {
-            runSearch(d, m, source, deviceLoop ? NULL : levelEvents, deviceLoop ? d->levelClock : NULL);
-            CUDA_CHECK(cudaDeviceSynchronize());
-            if (deviceLoop) {
-                CUDA_CHECK(cudaMemcpy(clockStamps, d->levelClock, sizeof(unsigned long long) * (size_t)(levels + 1),
-                                      cudaMemcpyDeviceToHost));
-            }
-            for (int l = 0; l < levels; ++l) {
-                float ms = 0.0f;
-                if (!deviceLoop) CUDA_CHECK(cudaEventElapsedTime(&ms, levelEvents[2 * l], levelEvents[2 * l + 1]));
-                out[m][l] += deviceLoop ? 1e-3 * (double)(clockStamps[l + 1] - clockStamps[l]) : 1000.0 * ms;
-            }
-        }
-        for (int l = 0; l < levels; ++l) out[m][l] /= runs;
-    }
-}
-
-typedef struct {
-    const DeviceBfs* d;
-    int mapping;
-    int source;
-} SearchJob;
-
+typedef struct { const DeviceBfs* d; int mapping, source; } SearchJob;
 static void runSearchJob(const void* ctx) {
     const SearchJob* job = (const SearchJob*)ctx;
-    runSearch(job->d, job->mapping, job->source, NULL, NULL);
+    runSearch(job->d, job->mapping, job->source, NULL);
 }
 
-typedef struct {
-    const DeviceBfs* d;
-    int size;
-    int warpMapping;
-} WalkJob;
-
-static void runWalkJob(const void* ctx) {
-    const WalkJob* job = (const WalkJob*)ctx;
-    const DeviceBfs* d = job->d;
-    if (job->warpMapping) {
-        walkLevelByWarp<<<blocksFor((long long)job->size * kWarpSize, kThreadsPerBlock), kThreadsPerBlock>>>(
-            d->queue, job->size, d->rowOffsets, d->colIndices, kWalkRepeats, d->walkOut);
-    } else {
-        walkLevelByThread<<<blocksFor(job->size, kThreadsPerBlock), kThreadsPerBlock>>>(
-            d->queue, job->size, d->rowOffsets, d->colIndices, kWalkRepeats, d->walkOut);
-    }
-    CUDA_CHECK(cudaGetLastError());
-}
-
-// ---------------------------------------------------------------------------
-// Device setup and the judge's comparison
-// ---------------------------------------------------------------------------
+// ---- Device setup and the judge's comparison ----
 
 static void uploadGraph(const Graph* g, DeviceBfs* d) {
     const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount;
     memset(d, 0, sizeof(*d));
-    d->vertexCount = g->vertexCount;
-    d->entryCount = g->rowOffsets[g->vertexCount];
-    d->hostRowOffsets = g->rowOffsets;
+    d->vertexCount = g->vertexCount, d->entryCount = g->rowOffsets[g->vertexCount], d->hostRowOffsets = g->rowOffsets;
+    d->pieceCapacity = d->entryCount / kPieceEdges + d->vertexCount;
     CUDA_CHECK(cudaMalloc(&d->rowOffsets, vertexBytes + sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d->colIndices, sizeof(int) * (size_t)(d->entryCount > 0 ? d->entryCount : 1)));
     CUDA_CHECK(cudaMalloc(&d->dist, vertexBytes));
     CUDA_CHECK(cudaMalloc(&d->queue, vertexBytes));
-    d->pieceCapacity = d->entryCount / kPieceEdges + d->vertexCount;
     CUDA_CHECK(cudaMalloc(&d->pieces, sizeof(int2) * (size_t)d->pieceCapacity));
     CUDA_CHECK(cudaMalloc(&d->counts, sizeof(unsigned int) * 2 * ((size_t)g->vertexCount + 1)));
-    CUDA_CHECK(cudaMalloc(&d->levelClock, sizeof(unsigned long long) * ((size_t)g->vertexCount + 1)));
-    CUDA_CHECK(cudaMalloc(&d->walkOut, sizeof(unsigned int) * (size_t)g->vertexCount));
     CUDA_CHECK(cudaMemcpy(d->rowOffsets, g->rowOffsets, vertexBytes + sizeof(int), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)d->entryCount,
-                          cudaMemcpyHostToDevice));
-    int device = 0, smCount = 0, perSm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)d->entryCount, cudaMemcpyHostToDevice));
+    int smCount = 0, perSm = 0, sharedOptIn = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, 0));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, bfsGridLoop, kThreadsPerBlock, 0));
     d->gridLoopBlocks = perSm * smCount;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, expandBalancedKernel, kThreadsPerBlock, 0));
     d->residentBlocks = perSm * smCount;
     // The block loop keeps dist, the queue and 2 (V + 1) counters on chip.
-    int sharedOptIn = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     cudaFuncAttributes attributes;
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
     const size_t stateBytes = sizeof(int) * (4 * (size_t)g->vertexCount + 2);
     d->blockLoopShared = stateBytes + attributes.sharedSizeBytes <= (size_t)sharedOptIn ? stateBytes : 0;
-    if (d->blockLoopShared > 0) {
-        CUDA_CHECK(cudaFuncSetAttribute(bfsBlockLoop, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)d->blockLoopShared));
-    }
+    if (d->blockLoopShared > 0) CUDA_CHECK(cudaFuncSetAttribute(bfsBlockLoop, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d->blockLoopShared));
 }
-
 static void freeDevice(DeviceBfs* d) {
-    CUDA_CHECK(cudaFree(d->rowOffsets));
-    CUDA_CHECK(cudaFree(d->colIndices));
-    CUDA_CHECK(cudaFree(d->dist));
-    CUDA_CHECK(cudaFree(d->queue));
-    CUDA_CHECK(cudaFree(d->pieces));
-    CUDA_CHECK(cudaFree(d->counts));
-    CUDA_CHECK(cudaFree(d->levelClock));
-    CUDA_CHECK(cudaFree(d->walkOut));
+    void* held[] = {d->rowOffsets, d->colIndices, d->dist, d->queue, d->pieces, d->counts};
+    for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); ++i) CUDA_CHECK(cudaFree(held[i]));
 }
 
-// Runs one search and judges it against the CPU: every distance exactly,
-// the level count, and every level's size, whose sum is the frontier total
-// that catches a vertex appended twice (the distances cannot: a duplicate
-// has the right distance). Poisons dist and the counters first, so a reset
-// that missed an entry shows. Prints nothing when right; returns 0 or 1.
-static int checkSearch(const DeviceBfs* d, int mapping, const Search* want, int* gotDist,
-                       unsigned int* gotCounts, const Graph* g) {
+// Runs one search and judges it against the CPU: every distance exactly, the level count, and every level's size,
+// whose sum is the frontier total that catches a vertex appended twice (its distance is right). dist and the counters
+// are poisoned first, so a reset that missed an entry shows. Prints nothing when right; returns 0 or 1.
+static int checkSearch(const DeviceBfs* d, int mapping, const Search* want, int* gotDist, unsigned int* gotCounts, const Graph* g) {
     const size_t countBytes = sizeof(unsigned int) * 2 * ((size_t)d->vertexCount + 1);
+    const char* name = kMappingName[mapping];
     CUDA_CHECK(cudaMemset(d->dist, 0x7f, sizeof(int) * (size_t)d->vertexCount));
     CUDA_CHECK(cudaMemset(d->counts, 0x7f, countBytes));
-    const int hostLevels = runSearch(d, mapping, want->source, NULL, NULL);
+    const int hostLevels = runSearch(d, mapping, want->source, NULL);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(gotDist, d->dist, sizeof(int) * (size_t)d->vertexCount, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(gotCounts, d->counts, countBytes, cudaMemcpyDeviceToHost));
-    char name[24];
-    for (int v = 0; v < d->vertexCount; ++v) {
-        if (gotDist[v] != want->dist[v]) {
-            printf("  %s, source %d: distance of vertex %d (%s) is %d, want %d\n", kMappingName[mapping],
-                   want->source, v, nameOf(g, v, name), gotDist[v], want->dist[v]);
-            return 1;
-        }
-    }
-    int levels = 0;
+    char label[24];
+    int v = 0, levels = 0, l = 0;
     long long total = 0;
+    while (v < d->vertexCount && gotDist[v] == want->dist[v]) ++v;
+    if (v < d->vertexCount)
+        return printf("  %s, source %d: distance of vertex %d (%s) is %d, want %d\n", name, want->source, v, nameOf(g, v, label), gotDist[v],
+                      want->dist[v]), 1;
     while (levels <= d->vertexCount && gotCounts[2 * levels] != 0u) total += gotCounts[2 * levels++];
-    if (hostLevels >= 0 && hostLevels != levels) {
-        printf("  %s, source %d: the host loop ran %d levels, the counters hold %d\n", kMappingName[mapping],
-               want->source, hostLevels, levels);
-        return 1;
-    }
-    if (levels != want->levels) {
-        printf("  %s, source %d: %d levels, want %d\n", kMappingName[mapping], want->source, levels,
-               want->levels);
-        return 1;
-    }
-    for (int l = 0; l < levels; ++l) {
-        if (gotCounts[2 * l] != (unsigned int)want->levelSize[l]) {
-            printf("  %s, source %d: level %d held %u vertices, want %d; frontiers held %lld in all, want %d (a duplicate append?)\n",
-                   kMappingName[mapping], want->source, l, gotCounts[2 * l], want->levelSize[l], total,
-                   want->reached);
-            return 1;
-        }
-    }
+    if (hostLevels >= 0 && hostLevels != levels)
+        return printf("  %s, source %d: the host loop ran %d levels, the counters hold %d\n", name, want->source, hostLevels, levels), 1;
+    if (levels != want->levels) return printf("  %s, source %d: %d levels, want %d\n", name, want->source, levels, want->levels), 1;
+    while (l < levels && gotCounts[2 * l] == (unsigned int)want->levelSize[l]) ++l;
+    if (l < levels)
+        return printf("  %s, source %d: level %d held %u vertices, want %d; frontiers held %lld in all, want %d (a duplicate append?)\n",
+                      name, want->source, l, gotCounts[2 * l], want->levelSize[l], total, want->reached), 1;
     return 0;
 }
 
-// ---------------------------------------------------------------------------
-// Flags
-// ---------------------------------------------------------------------------
+// ---- The steps of main ----
 
+// A graph and its searches: the source rule's one on the word graph, one per Graph500 root on the big graph.
 typedef struct {
-    int scale;
-    int roots;
-    int small;
-    const char* matrixPath;
-    const char* wordsPath;
-} Options;
+    const char* name;                     // "Word graph", "Kronecker graph" or "Matrix Market graph"
+    Graph g;
+    int count;                            // searches
+    Search search[kMaxRoots];             // the judge's answers
+    float ms[kMappingCount][kMaxRoots];   // GPU: each whole search's time, 0 where the mapping did not run
+} Part;
 
-static int parseIntFlag(const char* flag, const char* value, int low, int high, int* out) {
-    if (value == NULL) {
-        fprintf(stderr, "flag %s: needs a value, an integer from %d to %d\n", flag, low, high);
-        return 0;
+// Step 1. Returns 0 to run, 1 after refusing a flag (one line on stderr), 2 after the help: the header's Run lines.
+static int parseFlags(int argc, char** argv, Options* o) {
+    static const char* const usage[] = {
+        "  ./bfs                       word graph + Kronecker scale 21, 16 roots (the verified run)",
+        "  ./bfs --roots 32            another number of Graph500 roots (1 to 64)",
+        "  ./bfs --small               word graph + Kronecker scale 12, 4 roots, 1 timed run (for compute-sanitizer)",
+        "  ./bfs FILE.mtx              a Matrix Market graph instead of the Kronecker one",
+        "  ./bfs --words FILE          a graph in word-graph.txt's format instead of word-graph.txt",
+        "  ./bfs --full                also every root's search, not just root 0's",
+        "  ./bfs --help                this list (-h too)"};
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0) continue;
+        for (size_t k = 0; k <= sizeof(usage) / sizeof(usage[0]); ++k) printf("%s\n", k == 0 ? "usage:" : usage[k - 1]);
+        return 2;
     }
-    char* end = NULL;
-    errno = 0;
-    const long v = strtol(value, &end, 10);
-    if (errno != 0 || end == value || *end != '\0' || v < low || v > high) {
-        fprintf(stderr, "flag %s: `%s` is not an integer from %d to %d\n", flag, value, low, high);
-        return 0;
+    const Options defaults = {0, -1, 0, 0, NULL, kGraphPath};  // scale and roots wait for --small
+    *o = defaults;
+    for (int i = 1; i < argc; ++i) {
+        const char* flag = argv[i];
+        const char* value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
+        char* end = NULL;
+        const long v = value ? strtol(value, &end, 10) : 0;
+        const int roots = strcmp(flag, "--roots") == 0;
+        if (roots && value == NULL) return fprintf(stderr, "flag --roots: needs a value, an integer from 1 to %d\n", kMaxRoots), 1;
+        if (roots && (*end != '\0' || end == value || v < 1 || v > kMaxRoots))
+            return fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n", value, kMaxRoots), 1;
+        if (roots) o->roots = (int)v, ++i;
+        else if (strcmp(flag, "--words") == 0 && value) o->wordsPath = argv[++i];
+        else if (strcmp(flag, "--words") == 0) return fprintf(stderr, "flag --words: needs a FILE in word-graph.txt's format\n"), 1;
+        else if (strcmp(flag, "--small") == 0) o->small = 1;
+        else if (strcmp(flag, "--full") == 0) o->full = 1;
+        else if (flag[0] == '-') return fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", flag), 1;
+        else if (o->matrixPath != NULL) return fprintf(stderr, "%s: a second graph file (give one Matrix Market file at most)\n", flag), 1;
+        else o->matrixPath = flag;
     }
-    *out = (int)v;
+    o->scale = o->small ? kSmallScale : kDefaultScale;
+    if (o->roots < 0) o->roots = o->small ? kSmallRoots : kDefaultRoots;
+    return 0;
+}
+
+// Step 2: load and validate both graphs, or generate the big one.
+static int loadGraphs(const Options* o, Part* words, Part* big, MmMatrix* file) {
+    words->name = "Word graph", big->name = o->matrixPath ? "Matrix Market graph" : "Kronecker graph";
+    if (!loadWordGraph(o->wordsPath, &words->g)) return 0;
+    const int ok = o->matrixPath ? loadMatrixMarketGraph(o->matrixPath, &big->g, file) : generateKronecker(o->scale, &big->g);
+    if (!ok) freeGraph(&words->g);
+    return ok;
+}
+
+// Step 3: a graph on the host: its degrees, its sources (the source rule, or the Graph500 roots), the CPU's search
+// from each (the judge's answers), and the work of each level of search 0.
+static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* file) {
+    static const char* const field[] = {"real", "integer", "pattern"}, *const symmetry[] = {"general", "symmetric", "skew-symmetric"};
+    const Graph* g = &p->g;
+    char title[300];
+    if (words) snprintf(title, sizeof(title), "Graph: %s", o->wordsPath);
+    else if (o->matrixPath) snprintf(title, sizeof(title), "Graph: %s (every entry an edge, values ignored; symmetrised, self-loops dropped)", o->matrixPath);
+    else snprintf(title, sizeof(title), "Graph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed %#llx (symmetrised, "
+                  "self-loops and duplicates dropped)", o->scale, kKronEdgeFactor, kKronA, kKronB, kKronC, (unsigned long long)kKronSeed);
+    printDegreeStats(g, title);
+    if (!words && o->matrixPath) printf("  read: %s %s, %d x %d, %lld entries declared, %lld duplicates merged (summed) by the reader\n",
+                                        field[file->field], symmetry[file->symmetry], file->rows, file->cols, file->declared, file->merged);
+    printf("  built from %lld pairs: %lld self-loops and %lld repeats of an edge dropped\n", g->pairCount, g->selfLoops, g->pairCount - g->selfLoops - g->edgeCount);
+    int *order = (int*)malloc(sizeof(int) * (size_t)g->vertexCount), *levelStart = (int*)malloc(sizeof(int) * ((size_t)g->vertexCount + 1));
+    int roots[kMaxRoots], mostLevels = 0, tied = 0;
+    if (words) {
+        int* dist = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
+        roots[0] = chooseWordSource(g, order, levelStart, dist, &mostLevels, &tied), p->count = 1, free(dist);
+        printf("  source: \"%s\" (vertex %d), first in alphabetical order among the %d words whose search needs the most levels (%d)\n",
+               labelOf(g, roots[0]), roots[0], tied, mostLevels);
+    } else {
+        p->count = chooseRoots(g, o->roots, roots);
+        printf("\n%d roots of degree >= 1 (seed %#llx); Graph500 counts the edges of each root's component%s\n", p->count,
+               (unsigned long long)kRootSeed, o->full || p->count < 2 ? "" : " (root 0 here, every root: --full)");
+        printf("%6s %10s %10s %12s %7s\n", "root", "vertex", "reached", "edges", "levels");
+    }
+    for (int r = p->count - 1; r >= 0; --r) recordSearch(g, roots[r], order, levelStart, &p->search[r]);  // search 0 last
+    for (int r = 0; !words && r < (o->full ? p->count : p->count > 0); ++r)
+        printf("%6d %10d %10d %12lld %7d\n", r, roots[r], p->search[r].reached, p->search[r].componentEdges, p->search[r].levels);
+    if (words) printf("\nBFS from \"%s\": the work of each level, counted from the graph (heavy = degree >= %d)\n", labelOf(g, roots[0]), kHeavyDegree);
+    else if (p->count > 0) printf("\nBFS from root 0 (vertex %d): the work of each level\n", roots[0]);
+    if (p->count > 0) printLevelWork(g, order, levelStart, p->search[0].levels);  // search 0's frontiers: searched last
+    if (words) printf("  reached %d of %d vertices in %d levels: a host loop makes %d launches and %d round trips\n", p->search[0].reached,
+                      g->vertexCount, p->search[0].levels, p->search[0].levels + 1, p->search[0].levels);
+    free(order), free(levelStart);
+}
+
+// Step 4: the first CUDA call. Without a device: the no-device line, and 0. With one: its line, and 1. (A device
+// that cannot launch cooperative kernels fails the grid loop's launch, and with it the run.)
+static int deviceFound(void) {
+    int deviceCount = 0, driver = 0, runtime = 0;
+    const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
+    if (probe != cudaSuccess || deviceCount == 0)
+        return printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices"), 0;
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major, prop.minor,
+           prop.multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
     return 1;
 }
 
-static int parseFlags(int argc, char** argv, Options* o) {
-    o->scale = -1;
-    o->roots = -1;  // resolved after all flags are read: --small changes the default
-    o->small = 0;
-    o->matrixPath = NULL;
-    o->wordsPath = kGraphPath;
-    for (int i = 1; i < argc; ++i) {
-        const char* arg = argv[i];
-        const char* value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--kron") == 0) {
-            if (!parseIntFlag(arg, value, kMinScale, kMaxScale, &o->scale)) return 0;
-            ++i;
-        } else if (strcmp(arg, "--roots") == 0) {
-            if (!parseIntFlag(arg, value, 1, kMaxRoots, &o->roots)) return 0;
-            ++i;
-        } else if (strcmp(arg, "--words") == 0) {
-            if (value == NULL) {
-                fprintf(stderr, "flag --words: needs a file in word-graph.txt's format\n");
-                return 0;
+// Judges every mapping against the CPU from every search; ok[m]: it ran and passed (only those are timed). Returns
+// the failures. The block loop may not fit a big graph; on the word graph, its graph, that is a failure.
+static int checkMappings(const DeviceBfs* d, const Part* p, int words, int* ok) {
+    int* gotDist = (int*)malloc(sizeof(int) * (size_t)p->g.vertexCount);
+    unsigned int* gotCounts = (unsigned int*)malloc(sizeof(unsigned int) * 2 * ((size_t)p->g.vertexCount + 1));
+    int failures = 0;
+    long long reached = 0;
+    for (int r = 0; r < p->count; ++r) reached += p->search[r].reached;
+    printf("\n%s: correctness (distances, level count, every level's size against the CPU) from %d searches\n", p->name, p->count);
+    for (int m = 0; m < kMappingCount; ++m) {
+        const int fits = ok[m] = m != kMapBlockLoop || d->blockLoopShared > 0;
+        if (!fits) printf("  %-20s not run: the state of %d vertices does not fit one block's shared memory\n", kMappingName[m], p->g.vertexCount);
+        failures += !fits && words;
+        int bad = 0;
+        for (int r = 0; ok[m] && r < p->count; ++r) bad += checkSearch(d, m, &p->search[r], gotDist, gotCounts, &p->g);
+        if (bad > 0) ok[m] = 0, failures += bad;
+        else if (ok[m]) printf("  %-20s every distance and level size right; the frontiers held %lld vertices, no duplicates\n", kMappingName[m], reached);
+    }
+    return free(gotDist), free(gotCounts), failures;
+}
+
+// Search 0's levels by each host loop that ran: two events around each level's launch, the mean of `runs` in
+// microseconds (the device loops have no host-visible level boundary). Row `tag`l is level l, with its frontier,
+// its edges (from the judge's distances) and the fastest kernel. Timing runs are not judged again: the same searches
+// were, just before. Returns each mapping's mean kernel time per level in meanUs.
+static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, int runs, char tag, double* meanUs) {
+    const Search* s = &p->search[0];
+    const int levels = s->levels < kMaxTableLevels ? s->levels : kMaxTableLevels;
+    double us[kMapBalanced + 1][kMaxTableLevels] = {{0}};
+    long long edges[kMaxTableLevels] = {0};
+    cudaEvent_t events[2 * kMaxTableLevels];
+    for (int v = 0; v < p->g.vertexCount; ++v) if (s->dist[v] >= 0 && s->dist[v] < levels) edges[s->dist[v]] += degreeOf(&p->g, v);
+    for (int i = 0; i < 2 * kMaxTableLevels; ++i) CUDA_CHECK(cudaEventCreate(&events[i]));
+    for (int m = kMapThread; m <= kMapBalanced; ++m) {
+        for (int run = 0; ok[m] && run < runs; ++run) {
+            runSearch(d, m, s->source, events);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            for (int l = 0; l < levels; ++l) {
+                float ms = 0.0f;
+                CUDA_CHECK(cudaEventElapsedTime(&ms, events[2 * l], events[2 * l + 1]));
+                us[m][l] += 1000.0 * ms / runs;
             }
-            o->wordsPath = value;
-            ++i;
-        } else if (strcmp(arg, "--small") == 0) {
-            o->small = 1;
-        } else if (arg[0] == '-') {
-            fprintf(stderr, "flag %s: unknown (flags: --kron SCALE, --roots N, --small, --words FILE, or a .mtx path)\n",
-                    arg);
-            return 0;
-        } else if (o->matrixPath != NULL) {
-            fprintf(stderr, "flag %s: a second graph path; give one Matrix Market file at most\n", arg);
-            return 0;
-        } else {
-            o->matrixPath = arg;
         }
     }
-    if (o->matrixPath != NULL && o->scale >= 0) {
-        fprintf(stderr, "flag --kron: a Matrix Market path was given too; choose one\n");
-        return 0;
+    for (int i = 0; i < 2 * kMaxTableLevels; ++i) CUDA_CHECK(cudaEventDestroy(events[i]));
+    printf("\n%s: each level's kernel (%c1: level 1), us, host loops\n", tag == 'L' ? "Word graph" : "Root 0", tag);
+    printf("%6s %9s %9s %10s %10s %10s  %s\n", "level", "frontier", "edges", "thread", "warp", "balanced", "fastest");
+    for (int l = 0; l < levels; ++l) {
+        int fastest = -1;
+        printf("~ %c%-3d %9d %9lld", tag, l, s->levelSize[l], edges[l]);
+        for (int m = kMapThread; m <= kMapBalanced; ++m) {
+            if (ok[m]) printf(" %10.2f", us[m][l]);
+            else printf(" %10s", "-");
+            meanUs[m] += us[m][l] / levels;
+            if (ok[m] && (fastest < 0 || us[m][l] < us[fastest][l])) fastest = m;
+        }
+        printf("  {%s}\n", fastest >= 0 ? kMappingName[fastest] : "none");
     }
-    if (o->scale < 0) o->scale = o->small ? kSmallScale : kDefaultScale;
-    if (o->roots < 0) o->roots = o->small ? kSmallRoots : kDefaultRoots;
-    return 1;
 }
 
-// ---------------------------------------------------------------------------
-// main
-// ---------------------------------------------------------------------------
+// Step 5: a graph on the GPU. Every mapping judged from every search, then each whole search timed (the reset and,
+// for the host loops, a launch and a round trip per level included: the algorithm, written that way, needs them),
+// by the Graph500 rule on the big graph; then search 0 level by level, and on the word graph what a host-loop level
+// costs beyond its kernel: the launch, the copy and the wait.
+static int runOnGpu(const Options* o, Part* p, int words, double* bestGteps, int* bestMapping) {
+    const int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns, levels = p->search[0].levels;
+    DeviceBfs d;
+    int ok[kMappingCount];
+    double meanUs[kMappingCount] = {0}, hm[kMappingCount] = {0};
+    char label[64];
+    uploadGraph(&p->g, &d);
+    int failures = checkMappings(&d, p, words, ok);
+    if (words) printf("\nWord graph: whole BFS from \"%s\", %d levels, mean of %d runs; reset included, and for the host loops %d launches "
+                      "and %d device-to-host copies\n%-22s %12s %14s %12s\n", labelOf(&p->g, p->search[0].source), levels, runs, levels + 1,
+                      levels, "mapping", "us per bfs", "us per level", "vs host warp");
+    else printf("\nWhole BFS per root, mean of %d runs after warm-up; GTEPS = component edges / time, harmonic mean over roots\n"
+                "%-29s %12s %12s %12s %12s\n", runs, "graph, mapping", "mean ms", "GTEPS (hm)", "min GTEPS", "max GTEPS");
+    for (int i = 0; i < kMappingCount * p->count; ++i) {  // mapping i / count from root i % count
+        const int m = i / p->count, r = i % p->count;
+        const SearchJob job = {&d, m, p->search[r].source};
+        if (ok[m]) p->ms[m][r] = timeMs(runSearchJob, &job, r == 0 ? kWarmupRuns : 1, runs);
+        if (ok[m] && !(p->ms[m][r] > 0.0f)) ++failures, printf("  %s: a whole-search time is not positive\n", kMappingName[m]);
+    }
+    for (int m = 0; m < kMappingCount; ++m) {
+        double sumMs = 0.0, inverse = 0.0, low = 0.0, high = 0.0;
+        for (int r = 0; r < p->count; ++r) {
+            const double gteps = (double)p->search[r].componentEdges / (p->ms[m][r] * 1e-3) * 1e-9;
+            sumMs += p->ms[m][r], inverse += 1.0 / gteps;
+            low = r == 0 || gteps < low ? gteps : low, high = r == 0 || gteps > high ? gteps : high;
+        }
+        if (!ok[m] || p->count == 0) continue;
+        hm[m] = p->count / inverse;
+        if (o->matrixPath) snprintf(label, sizeof(label), "mtx %s", kMappingName[m]);
+        else snprintf(label, sizeof(label), "kron%d %s", o->scale, kMappingName[m]);
+        if (words) printf("~ %-20s %12.2f %14.2f %11.2fx\n", kMappingName[m], 1000.0 * sumMs, 1000.0 * sumMs / levels,
+                          ok[kMapWarp] ? p->ms[kMapWarp][0] / sumMs : 0.0);
+        else printf("~ %-27s %12.3f %12.2f %12.2f %12.2f\n", label, sumMs / p->count, hm[m], low, high);
+        if (!words && (*bestMapping < 0 || hm[m] > *bestGteps)) *bestGteps = hm[m], *bestMapping = m;
+    }
+    if (!words) printf("plotspec: gteps | bar | Graph500 GTEPS by mapping (harmonic mean over roots) | mapping | GTEPS\n");
+    for (int m = 0; !words && m < kMappingCount; ++m) if (ok[m] && p->count > 0) printf("~ plot: gteps | %s | %s | %.3f\n", kMappingName[m], kMappingName[m], hm[m]);
+    if (p->count > 0) printLevelTimes(&d, ok, p, runs, words ? 'L' : 'R', meanUs);
+    if (words) printf("Where a host-loop level's time goes (whole-search time per level minus the kernel's own time):\n");
+    for (int m = kMapThread; words && m <= kMapBalanced; ++m) {
+        const double perLevel = 1000.0 * p->ms[m][0] / levels;
+        if (ok[m]) printf("~ %s: %.2f us per level = %.2f us in the kernel + %.2f us of launch, copy and wait\n", kMappingName[m], perLevel,
+                          meanUs[m], perLevel - meanUs[m]);
+    }
+    freeDevice(&d);
+    return failures;
+}
 
-static double harmonicMean(const double* x, int n) {
-    double inverse = 0.0;
-    for (int i = 0; i < n; ++i) inverse += 1.0 / x[i];
-    return n / inverse;
+// Step 6: the goals, and the headlines the course README reads.
+static void printGoals(const Options* o, const Part* words, double bestGteps, int bestMapping) {
+    const float warpMs = words->ms[kMapWarp][0], blockMs = words->ms[kMapBlockLoop][0], gridMs = words->ms[kMapGridLoop][0];
+    const float deviceMs = blockMs > 0.0f && (gridMs == 0.0f || blockMs < gridMs) ? blockMs : gridMs;  // the faster device loop
+    const double speedup = deviceMs > 0.0f && warpMs > 0.0f ? warpMs / deviceMs : 0.0;
+    const char* best = bestMapping >= 0 ? kMappingName[bestMapping] : "none";
+    printf("\n~ word graph: host-loop warp %.2f us, best device loop %.2f us: %.2fx (goal >= 5x: {%s})\n", 1000.0 * warpMs, 1000.0 * deviceMs,
+           speedup, speedup >= 5.0 ? "met" : "not met");
+    if (o->matrixPath) printf("~ Matrix Market graph: best mapping {%s} at %.2f GTEPS\n", best, bestGteps);
+    else printf("~ Kronecker scale %d: best mapping {%s} at %.2f GTEPS (goal >= 20 at scale 21: {%s})\n", o->scale, best, bestGteps,
+                bestGteps >= 20.0 ? "met" : "not met");
+    printf("headline: device_loop_speedup_wordgraph = %.2f\n", speedup);
+    if (o->matrixPath) printf("headline: mtx_gteps_best = %.2f\n", bestGteps);
+    else printf("headline: kron%d_gteps_best = %.2f\n", o->scale, bestGteps);
+}
+static void freePart(Part* p) {
+    for (int r = 0; r < p->count; ++r) freeSearch(&p->search[r]);
+    freeGraph(&p->g);
 }
 
 int main(int argc, char** argv) {
-    Options options;
-    if (!parseFlags(argc, argv, &options)) return EXIT_FAILURE;
-    const int timedRuns = options.small ? kSmallTimedRuns : kTimedRuns;
-    const int kronTimedRuns = options.small ? kSmallTimedRuns : kKronTimedRuns;
-
-    // 1. Load and validate, generate.
-    Graph words, big;
-    if (!loadWordGraph(options.wordsPath, &words)) return EXIT_FAILURE;
-    char bigTitle[160];
-    if (options.matrixPath != NULL) {
-        if (!loadMatrixMarket(options.matrixPath, &big)) {
-            freeGraph(&words);
-            return EXIT_FAILURE;
-        }
-        snprintf(bigTitle, sizeof(bigTitle), "Graph: %s (symmetrised, self-loops and duplicates dropped)",
-                 options.matrixPath);
-    } else {
-        generateKronecker(options.scale, &big);
-        snprintf(bigTitle, sizeof(bigTitle),
-                 "Graph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed %#llx "
-                 "(symmetrised, self-loops and duplicates dropped)",
-                 options.scale, kKronEdgeFactor, kKronA, kKronB, kKronC, (unsigned long long)kKronSeed);
-    }
-
+    static Part words, big;  // static: a Part holds its searches and times inline
+    Options o;
+    MmMatrix file;
+    const int flags = parseFlags(argc, argv, &o);                       // 1. flags (--help: exit 0)
+    if (flags != 0) return flags == 2 ? EXIT_SUCCESS : EXIT_FAILURE;
+    if (!loadGraphs(&o, &words, &big, &file)) return EXIT_FAILURE;      // 2. load and validate, generate
     printf("Day 38: level-synchronous BFS, thread / warp / edge-balanced mappings, host loop vs device loop\n");
-
-    // 2. Host analysis of the word graph.
-    const int wordCount = words.vertexCount;
-    int* order = (int*)malloc(sizeof(int) * (size_t)(big.vertexCount > wordCount ? big.vertexCount : wordCount));
-    int* levelStart = (int*)malloc(sizeof(int) * ((size_t)(big.vertexCount > wordCount ? big.vertexCount : wordCount) + 1));
-    int* scratch = (int*)malloc(sizeof(int) * (size_t)wordCount);
-    char titleWords[200];
-    snprintf(titleWords, sizeof(titleWords), "Graph: %s", options.wordsPath);
-    printDegreeStats(&words, titleWords);
-    int mostLevels = 0, tied = 0;
-    const int wordSource = chooseWordSource(&words, order, levelStart, scratch, &mostLevels, &tied);
-    free(scratch);
-    const char* sourceWord = words.labels + (size_t)wordSource * (kMaxLabelLength + 1);
-    printf("  source: \"%s\" (vertex %d), first in alphabetical order among the %d words whose search needs the most levels (%d)\n",
-           sourceWord, wordSource, tied, mostLevels);
-    Search wordSearch;
-    recordSearch(&words, wordSource, order, levelStart, &wordSearch);
-    printf("\nBFS from \"%s\": the work of each level, counted from the graph (heavy = degree >= %d)\n", sourceWord,
-           kHeavyDegree);
-    printLevelWork(&words, order, levelStart, wordSearch.levels);
-    printf("  reached %d of %d vertices in %d levels: a host loop makes %d launches and %d round trips\n",
-           wordSearch.reached, wordCount, wordSearch.levels, wordSearch.levels + 1, wordSearch.levels);
-    // The frontiers in CPU order, for the isolated walk.
-    int* wordOrder = (int*)malloc(sizeof(int) * (size_t)wordSearch.reached);
-    int* wordLevelStart = (int*)malloc(sizeof(int) * ((size_t)wordSearch.levels + 1));
-    memcpy(wordOrder, order, sizeof(int) * (size_t)wordSearch.reached);
-    memcpy(wordLevelStart, levelStart, sizeof(int) * ((size_t)wordSearch.levels + 1));
-
-    // 3. Host analysis of the big graph.
-    printDegreeStats(&big, bigTitle);
-    int roots[kMaxRoots];
-    const int rootCount = chooseRoots(&big, options.roots, roots);
-    Search* bigSearch = (Search*)calloc((size_t)(rootCount > 0 ? rootCount : 1), sizeof(Search));
-    printf("\n%d roots of degree >= 1 (seed %#llx); Graph500 counts the edges of each root's component\n", rootCount,
-           (unsigned long long)kRootSeed);
-    printf("%6s %10s %10s %12s %7s\n", "root", "vertex", "reached", "edges", "levels");
-    for (int r = 0; r < rootCount; ++r) {
-        recordSearch(&big, roots[r], order, levelStart, &bigSearch[r]);
-        printf("%6d %10d %10d %12lld %7d\n", r, roots[r], bigSearch[r].reached, bigSearch[r].componentEdges,
-               bigSearch[r].levels);
-        if (r == 0) {
-            // Root 0's frontiers are the ones the per-level table below times.
-        }
-    }
-    if (rootCount > 0) {
-        bfsCpu(&big, roots[0], bigSearch[0].dist, order, levelStart);  // dist is rewritten identically
-        printf("\nBFS from root 0 (vertex %d): the work of each level\n", roots[0]);
-        printLevelWork(&big, order, levelStart, bigSearch[0].levels);
-    }
-    free(order);
-    free(levelStart);
-
-    // 4. The first CUDA call.
-    int deviceCount = 0;
-    const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
-    if (probe != cudaSuccess || deviceCount == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
-        for (int r = 0; r < rootCount; ++r) freeSearch(&bigSearch[r]);
-        free(bigSearch);
-        freeSearch(&wordSearch);
-        free(wordOrder);
-        free(wordLevelStart);
-        freeGraph(&words);
-        freeGraph(&big);
-        return 2;
-    }
-
-    // 5. GPU part.
-    int failures = 0;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    int driver = 0, runtime = 0, cooperative = 0;
-    CUDA_CHECK(cudaDriverGetVersion(&driver));
-    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, 0));
-    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name,
-           prop.major, prop.minor, prop.multiProcessorCount, driver / 1000, (driver % 1000) / 10,
-           runtime / 1000, (runtime % 1000) / 10);
-    if (!cooperative) {
-        printf("this device cannot launch cooperative kernels: the grid loop needs cudaDevAttrCooperativeLaunch\n");
-        ++failures;
-    }
-    int ok[kMappingCount];
-    const int levelCap = kMaxTableLevels;
-    cudaEvent_t levelEvents[2 * kMaxTableLevels];
-    for (int i = 0; i < 2 * levelCap; ++i) CUDA_CHECK(cudaEventCreate(&levelEvents[i]));
-
-    // ---- Word graph ----
-    DeviceBfs dw;
-    uploadGraph(&words, &dw);
-    int* gotDist = (int*)malloc(sizeof(int) * (size_t)(big.vertexCount > wordCount ? big.vertexCount : wordCount));
-    unsigned int* gotCounts =
-        (unsigned int*)malloc(sizeof(unsigned int) * 2 * ((size_t)(big.vertexCount > wordCount ? big.vertexCount : wordCount) + 1));
-    unsigned long long* clockStamps =
-        (unsigned long long*)malloc(sizeof(unsigned long long) * ((size_t)(big.vertexCount > wordCount ? big.vertexCount : wordCount) + 1));
-    printf("\nWord graph: correctness (distances, level count, every level's size against the CPU)\n");
-    for (int m = 0; m < kMappingCount; ++m) {
-        ok[m] = !(m == kMapGridLoop && !cooperative) && !(m == kMapBlockLoop && dw.blockLoopShared == 0);
-        if (m == kMapBlockLoop && dw.blockLoopShared == 0) {
-            printf("  %-20s not run: the state of %d vertices does not fit one block's shared memory\n",
-                   kMappingName[m], wordCount);
-            ++failures;  // the word graph is the block loop's graph: not running it is a failure
-        }
-        if (!ok[m]) continue;
-        if (checkSearch(&dw, m, &wordSearch, gotDist, gotCounts, &words) != 0) {
-            ok[m] = 0;
-            ++failures;
-        } else {
-            printf("  %-20s distances match on all %d vertices; %d levels; frontiers held %d vertices, no duplicates\n",
-                   kMappingName[m], wordCount, wordSearch.levels, wordSearch.reached);
-        }
-    }
-
-    // Whole search: reset included; the host loops include a launch and a
-    // round trip per level, because the algorithm, written that way, needs them.
-    printf("\nWord graph: whole BFS from \"%s\", %d levels, mean of %d runs; reset included, and for the host loops %d launches and %d device-to-host copies\n",
-           sourceWord, wordSearch.levels, timedRuns, wordSearch.levels + 1, wordSearch.levels);
-    printf("%-22s %12s %14s %12s\n", "mapping", "us per bfs", "us per level", "vs host warp");
-    float wholeMs[kMappingCount];
-    for (int m = 0; m < kMappingCount; ++m) {
-        wholeMs[m] = 0.0f;
-        if (!ok[m]) continue;
-        SearchJob job = {&dw, m, wordSource};
-        wholeMs[m] = timeMs(runSearchJob, &job, kWarmupRuns, timedRuns);
-    }
-    float bestDeviceMs = 0.0f;
-    for (int m = 0; m < kMappingCount; ++m) {
-        if (!ok[m]) continue;
-        const double vsWarp = ok[kMapWarp] ? wholeMs[kMapWarp] / wholeMs[m] : 0.0;
-        printf("~ %-20s %12.2f %14.2f %11.2fx\n", kMappingName[m], 1000.0 * wholeMs[m],
-               1000.0 * wholeMs[m] / wordSearch.levels, vsWarp);
-        if ((m == kMapBlockLoop || m == kMapGridLoop) && (bestDeviceMs == 0.0f || wholeMs[m] < bestDeviceMs)) {
-            bestDeviceMs = wholeMs[m];
-        }
-        if (!(wholeMs[m] > 0.0f)) {
-            printf("  %s: whole-search time is not positive\n", kMappingName[m]);
-            ++failures;
-        }
-    }
-
-    // Per level: the host loops' kernels timed by events around each launch,
-    // the device loops' levels by the GPU's nanosecond clock at each barrier.
-    int wordTableLevels = wordSearch.levels < levelCap ? wordSearch.levels : levelCap;
-    double levelUs[kMappingCount][kMaxTableLevels];
-    measureLevelTimes(&dw, ok, wordSource, wordTableLevels, timedRuns, levelEvents, clockStamps, levelUs);
-    printf("\nWord graph: time per level, us (host loops: the kernel alone, between events; device loops: barrier to barrier)\n");
-    printf("%6s %9s %9s %10s %10s %10s %10s %10s\n", "level", "frontier", "edges", "h-thread", "h-warp",
-           "h-balanced", "d-block", "d-grid");
-    double kernelSumUs[kMappingCount];
-    memset(kernelSumUs, 0, sizeof(kernelSumUs));
-    for (int l = 0; l < wordTableLevels; ++l) {
-        long long edges = 0;
-        for (int k = wordLevelStart[l]; k < wordLevelStart[l + 1]; ++k) edges += degreeOf(&words, wordOrder[k]);
-        printf("~ %4d %9d %9lld", l, wordSearch.levelSize[l], edges);
-        for (int m = 0; m < kMappingCount; ++m) {
-            printf(" %10.2f", levelUs[m][l]);
-            kernelSumUs[m] += levelUs[m][l];
-        }
-        printf("\n");
-    }
-    printf("plotspec: levels | line | Word graph: frontier size per level | level | vertices in the frontier\n");
-    for (int l = 0; l < wordTableLevels; ++l) printf("~ plot: levels | frontier | %d | %d\n", l, wordSearch.levelSize[l]);
-    printf("plotspec: level-time | line | Word graph: time per level by mapping | level | microseconds\n");
-    for (int m = 0; m < kMappingCount; ++m) {
-        if (!ok[m]) continue;
-        for (int l = 0; l < wordTableLevels; ++l) {
-            printf("~ plot: level-time | %s | %d | %.3f\n", kMappingName[m], l, levelUs[m][l]);
-        }
-    }
-    printf("Where a host-loop level's time goes (whole-search time per level minus the kernel's own time):\n");
-    for (int m = kMapThread; m <= kMapBalanced; ++m) {
-        if (!ok[m]) continue;
-        const double perLevel = 1000.0 * wholeMs[m] / wordSearch.levels;
-        const double kernel = kernelSumUs[m] / wordTableLevels;
-        printf("~ %-20s %8.2f us per level, %8.2f us in the kernel, %8.2f us launch, copy and wait\n", kMappingName[m],
-               perLevel, kernel, perLevel - kernel);
-    }
-
-    // One level alone: same vertices, same reads, no atomics.
-    printf("\nWord graph: one level in isolation, neighbour lists walked %d times, checksums compared exactly\n",
-           kWalkRepeats);
-    printf("%6s %9s %9s %8s %12s %12s %9s\n", "level", "frontier", "edges", "max deg", "thread ms", "warp ms",
-           "speedup");
-    unsigned int* wantWalk = (unsigned int*)malloc(sizeof(unsigned int) * (size_t)wordCount);
-    unsigned int* gotWalk = (unsigned int*)malloc(sizeof(unsigned int) * (size_t)wordCount);
-    int walkedLevels = 0;
-    for (int l = 0; l < wordSearch.levels; ++l) {
-        const int begin = wordLevelStart[l], size = wordLevelStart[l + 1] - begin;
-        long long edges = 0;
-        int maxDegree = 0;
-        for (int k = begin; k < begin + size; ++k) {
-            const int d = degreeOf(&words, wordOrder[k]);
-            edges += d;
-            if (d > maxDegree) maxDegree = d;
-        }
-        if (edges < kWalkMinEdges) continue;
-        ++walkedLevels;
-        for (int k = 0; k < size; ++k) wantWalk[k] = walkChecksum(&words, wordOrder[begin + k], kWalkRepeats);
-        CUDA_CHECK(cudaMemcpy(dw.queue, wordOrder + begin, sizeof(int) * (size_t)size, cudaMemcpyHostToDevice));
-        float walkMs[2];
-        for (int warpMapping = 0; warpMapping < 2; ++warpMapping) {
-            CUDA_CHECK(cudaMemset(dw.walkOut, 0xff, sizeof(unsigned int) * (size_t)size));
-            WalkJob job = {&dw, size, warpMapping};
-            walkMs[warpMapping] = timeMs(runWalkJob, &job, kWarmupRuns, timedRuns);
-            CUDA_CHECK(cudaMemcpy(gotWalk, dw.walkOut, sizeof(unsigned int) * (size_t)size, cudaMemcpyDeviceToHost));
-            for (int k = 0; k < size; ++k) {
-                if (gotWalk[k] != wantWalk[k]) {
-                    printf("  level %d, %s walk: slot %d (vertex %d) summed %u, want %u\n", l,
-                           warpMapping ? "warp" : "thread", k, wordOrder[begin + k], gotWalk[k], wantWalk[k]);
-                    ++failures;
-                    break;
-                }
-            }
-        }
-        printf("~ %4d %9d %9lld %8d %12.4f %12.4f %8.2fx\n", l, size, edges, maxDegree, walkMs[0], walkMs[1],
-               walkMs[0] / walkMs[1]);
-    }
-    printf("  %d levels walked (those with >= %d edges); every checksum compared with the host's\n", walkedLevels,
-           kWalkMinEdges);
-    free(wantWalk);
-    free(gotWalk);
-    freeDevice(&dw);
-
-    // ---- Kronecker / Matrix Market graph ----
-    DeviceBfs db;
-    uploadGraph(&big, &db);
-    const int blockLoopFits = db.blockLoopShared > 0;
-    printf("\n%s: correctness from %d roots\n", options.matrixPath ? "Matrix Market graph" : "Kronecker graph", rootCount);
-    for (int m = 0; m < kMappingCount; ++m) {
-        ok[m] = !(m == kMapGridLoop && !cooperative) && !(m == kMapBlockLoop && !blockLoopFits);
-        if (m == kMapBlockLoop && !blockLoopFits) {
-            printf("  %-20s not run: the state of %d vertices does not fit one block's shared memory\n",
-                   kMappingName[m], db.vertexCount);
-        }
-        if (!ok[m]) continue;
-        int bad = 0;
-        for (int r = 0; r < rootCount; ++r) bad += checkSearch(&db, m, &bigSearch[r], gotDist, gotCounts, &big);
-        if (bad > 0) {
-            ok[m] = 0;
-            failures += bad;
-        } else {
-            printf("  %-20s distances, level counts and level sizes match the CPU from all %d roots\n", kMappingName[m],
-                   rootCount);
-        }
-    }
-    printf("\nWhole BFS per root, mean of %d runs after warm-up; GTEPS = component edges / time, harmonic mean over roots\n",
-           kronTimedRuns);
-    printf("%-22s %12s %12s %12s %12s\n", "mapping", "mean ms", "GTEPS (hm)", "min GTEPS", "max GTEPS");
-    double gteps[kMaxRoots];
+    analyseGraph(&o, &words, 1, &file);                                 // 3. host analysis: the judge's answers
+    analyseGraph(&o, &big, 0, &file);
+    int status = 2, bestMapping = -1;
     double bestGteps = 0.0;
-    int bestMapping = -1;
-    double rootMs[kMappingCount][kMaxRoots];
-    for (int m = 0; m < kMappingCount; ++m) {
-        if (!ok[m] || rootCount == 0) continue;
-        double sumMs = 0.0, low = 0.0, high = 0.0;
-        for (int r = 0; r < rootCount; ++r) {
-            SearchJob job = {&db, m, roots[r]};
-            rootMs[m][r] = timeMs(runSearchJob, &job, r == 0 ? kWarmupRuns : 1, kronTimedRuns);
-            gteps[r] = (double)bigSearch[r].componentEdges / (rootMs[m][r] * 1e-3) * 1e-9;
-            sumMs += rootMs[m][r];
-            if (r == 0 || gteps[r] < low) low = gteps[r];
-            if (r == 0 || gteps[r] > high) high = gteps[r];
-        }
-        const double hm = harmonicMean(gteps, rootCount);
-        printf("~ %-20s %12.3f %12.2f %12.2f %12.2f\n", kMappingName[m], sumMs / rootCount, hm, low, high);
-        if (hm > bestGteps) {
-            bestGteps = hm;
-            bestMapping = m;
-        }
+    if (deviceFound()) {                                                // 4. the first CUDA call
+        int failures = runOnGpu(&o, &words, 1, &bestGteps, &bestMapping);  // 5. GPU part: judge, then time
+        failures += runOnGpu(&o, &big, 0, &bestGteps, &bestMapping);
+        printGoals(&o, &words, bestGteps, bestMapping);                 // 6. goals and headlines
+        printf("%s\n", failures == 0 ? "PASS" : "FAIL");
+        status = failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
     }
-    printf("plotspec: gteps | bar | Graph500 GTEPS by mapping (harmonic mean over roots) | mapping | GTEPS\n");
-    for (int m = 0; m < kMappingCount; ++m) {
-        if (!ok[m] || rootCount == 0) continue;
-        for (int r = 0; r < rootCount; ++r) gteps[r] = (double)bigSearch[r].componentEdges / (rootMs[m][r] * 1e-3) * 1e-9;
-        printf("~ plot: gteps | %s | %s | %.3f\n", kMappingName[m], kMappingName[m], harmonicMean(gteps, rootCount));
-    }
-
-    // Per level for root 0: where each mapping spends its time.
-    if (rootCount > 0) {
-        const int levels = bigSearch[0].levels < levelCap ? bigSearch[0].levels : levelCap;
-        double bigLevelUs[kMappingCount][kMaxTableLevels];
-        measureLevelTimes(&db, ok, roots[0], levels, kronTimedRuns, levelEvents, clockStamps, bigLevelUs);
-        printf("\nRoot 0: time per level, us (host loops: the kernel alone; device loops: barrier to barrier)\n");
-        printf("%6s %9s %10s %10s %10s %10s %10s  %s\n", "level", "frontier", "h-thread", "h-warp", "h-balanced",
-               "d-block", "d-grid", "fastest host-loop kernel");
-        for (int l = 0; l < levels; ++l) {
-            printf("~ %4d %9d", l, bigSearch[0].levelSize[l]);
-            int fastest = -1;
-            for (int m = 0; m < kMappingCount; ++m) {
-                printf(" %10.2f", bigLevelUs[m][l]);
-                if (m <= kMapBalanced && ok[m] && (fastest < 0 || bigLevelUs[m][l] < bigLevelUs[fastest][l])) fastest = m;
-            }
-            printf("  {%s}\n", fastest >= 0 ? kMappingName[fastest] : "none");
-        }
-        printf("plotspec: kron-level-time | line | Root 0: time per level by mapping | level | microseconds\n");
-        for (int m = 0; m < kMappingCount; ++m) {
-            if (!ok[m]) continue;
-            for (int l = 0; l < levels; ++l) printf("~ plot: kron-level-time | %s | %d | %.3f\n", kMappingName[m], l, bigLevelUs[m][l]);
-        }
-    }
-    freeDevice(&db);
-    for (int i = 0; i < 2 * levelCap; ++i) CUDA_CHECK(cudaEventDestroy(levelEvents[i]));
-
-    // Goals and headlines.
-    const double deviceSpeedup = bestDeviceMs > 0.0f && ok[kMapWarp] ? wholeMs[kMapWarp] / bestDeviceMs : 0.0;
-    printf("\n~ word graph: host-loop warp %.2f us, best device loop %.2f us: %.2fx (goal >= 5x: {%s})\n",
-           1000.0 * wholeMs[kMapWarp], 1000.0 * bestDeviceMs, deviceSpeedup, deviceSpeedup >= 5.0 ? "met" : "not met");
-    if (options.matrixPath == NULL) {
-        printf("~ Kronecker scale %d: best mapping {%s} at %.2f GTEPS (goal >= 20 at scale 21: {%s})\n", options.scale,
-               bestMapping >= 0 ? kMappingName[bestMapping] : "none", bestGteps, bestGteps >= 20.0 ? "met" : "not met");
-    } else {
-        printf("~ Matrix Market graph: best mapping {%s} at %.2f GTEPS\n",
-               bestMapping >= 0 ? kMappingName[bestMapping] : "none", bestGteps);
-    }
-    printf("headline: device_loop_speedup_wordgraph = %.2f\n", deviceSpeedup);
-    if (options.matrixPath == NULL) {
-        printf("headline: kron%d_gteps_best = %.2f\n", options.scale, bestGteps);
-    } else {
-        printf("headline: mtx_gteps_best = %.2f\n", bestGteps);
-    }
-
-    free(gotDist);
-    free(gotCounts);
-    free(clockStamps);
-    for (int r = 0; r < rootCount; ++r) freeSearch(&bigSearch[r]);
-    free(bigSearch);
-    freeSearch(&wordSearch);
-    free(wordOrder);
-    free(wordLevelStart);
-    freeGraph(&words);
-    freeGraph(&big);
-    printf("%s\n", failures == 0 ? "PASS" : "FAIL");
-    return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    freePart(&words), freePart(&big);
+    return status;
 }
