@@ -293,16 +293,16 @@ static char* mmNextData(MmLines* r, int* err, char** tok, int cap, int* n) {
 // 1 when s is a whole decimal integer; *overflow when it is one too big for long long. Digits by
 // hand: strtoll's locale and base handling cost more than the rest of an entry.
 static int mmInteger(const char* s, long long* out, int* overflow) {
-    const char* first = s + (*s == '+' || *s == '-');
+    const int negative = *s == '-';
+    const char *p = s + (*s == '+' || *s == '-'), *digits = p;
     unsigned long long v = 0;
-    *overflow = 0;
-    for (const char* p = first; *p >= '0' && *p <= '9'; s = ++p) {
+    for (*overflow = 0; *p >= '0' && *p <= '9'; p++) {
         *overflow |= v > (unsigned long long)LLONG_MAX / 10;
         v = v * 10 + (unsigned long long)(*p - '0');
     }
     *overflow |= v > (unsigned long long)LLONG_MAX;
-    *out = *overflow ? LLONG_MAX : *first != *s && first[-1] == '-' ? -(long long)v : (long long)v;
-    return s != first && *s == '\0';
+    *out = *overflow ? LLONG_MAX : negative ? -(long long)v : (long long)v;
+    return p != digits && *p == '\0';
 }
 
 // A decimal of at most 15 digits times a power of ten within 10^22 is two exact doubles and one
