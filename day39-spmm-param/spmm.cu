@@ -1,16 +1,13 @@
-// Day 39: SpMM with knobs. C = A * B, A a sparse n x n graph matrix, B a dense n x dim matrix of
-// vertex embeddings (row-major), the product every layer of a graph neural network computes.
+// Day 39: SpMM with knobs. C = A * B, A a sparse n x n graph matrix, B a dense n x dim matrix of vertex embeddings
+// (row-major), the product every layer of a graph neural network computes.
 //
-// No one SpMM kernel is best on every graph at every width. ParamSpMM builds one engine with four
-// knobs and a format, PCSR, that serves all of them: W warps per block (launch shape), F columns
-// per lane (thread coarsening), V rows sharing one column index (vectorized blocking, 1, 2 or 4)
-// and S (rows cut into pieces of SG vectors that add into C by atomics; TRow names the row a piece
-// belongs to). The lesson measures the whole space on inputs that differ in exactly what the knobs
-// respond to (skew, locality, row length), then asks whether a decision tree that reads 15 host
-// features of A can pick the configuration without the sweep, on matrices it never saw. Then a
-// reordering (reverse Cuthill-McKee) and a two-layer GCN whose aggregations run on the pick.
-// Every configuration, the basic kernel of the paper's Algorithm 1 and cuSPARSE are checked
-// against the CPU before they are timed. The inputs:
+// No one SpMM kernel is best on every graph at every width. ParamSpMM builds one engine with four knobs and a format, PCSR,
+// that serves all of them: W warps per block (launch shape), F columns per lane (thread coarsening), V rows sharing one
+// column index (vectorized blocking: 1, 2 or 4) and S (rows cut into pieces of SG vectors; TRow names a piece's row). The
+// lesson sweeps the whole space on inputs that differ in what the knobs respond to (skew, locality, row length), asks
+// whether a decision tree over 15 host-side features of A picks as well without the sweep, on matrices it never saw, then
+// reorders (reverse Cuthill-McKee) and runs a two-layer GCN on the pick. Every configuration, the basic kernel of the
+// paper's Algorithm 1 and cuSPARSE are checked against the CPU before they are timed. The inputs:
 //   words        cuda-words.mtx beside this file: a real word graph, skewed, ids alphabetical
 //   kron-18      Graph500 Kronecker graph: power-law degrees, ids scattered
 //   mesh3d-64    27-point 3D stencil: even degrees, neighbours' ids close
@@ -21,8 +18,8 @@
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmm spmm.cu -lcusparse -lcublas
 // Run: ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM
-// Run: ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer
-// Run: ./spmm --dims 16,48    other widths from 1 to 256 (a dim without a tree uses the nearest one's)
+// Run: ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;
+// Run:                        48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows
 // Run: ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt
 // Run: ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt
 // Run: ./spmm FILE.mtx        your own square Matrix Market matrices, one or more, instead of the seven
@@ -39,8 +36,8 @@
 static const char* const kUsage =  // the header's run lines, for --help (make check compares the two)
     "usage:\n"
     "  ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM\n"
-    "  ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer\n"
-    "  ./spmm --dims 16,48    other widths from 1 to 256 (a dim without a tree uses the nearest one's)\n"
+    "  ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;\n"
+    "                         48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows\n"
     "  ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt\n"
     "  ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt\n"
     "  ./spmm FILE.mtx        your own square Matrix Market matrices, one or more, instead of the seven\n"
@@ -55,37 +52,36 @@ static const int kVChoices[] = {1, 2, 4}, kVCount = 3;  // the paper stops at 2;
 static const int kMaxConfigs = 4 * kMaxF * 3 * 2;       // W x F x V x S at dim 256
 static const int kDefaultW = 4, kDefaultF = 1, kDefaultV = 1, kDefaultS = 0;  // untuned: a warp a row, 128 threads
 static const int kBasicWarpsPerBlock = 4;  // Algorithm 1 in the same 128-thread blocks
-// S cuts a panel into pieces of SG vectors: about one mean panel (so only long rows are cut), but
-// small enough that there are kTargetPieces pieces, two waves of 64 warps on each of 132 SMs.
+// S cuts a panel into pieces of SG vectors: about one mean panel (so only long rows are cut), but small enough that there are kTargetPieces
+// pieces, two waves of 64 warps on each of 132 SMs.
 static const int kTargetPieces = 2 * 64 * 132;
-// Timing: every call is replayed from a CUDA graph (section 7 of the style guide), at least
-// kTimedRuns calls and enough for a window of kMinWindowMs, of which one event tick is a small share.
+// Timing: every call is replayed from a CUDA graph (section 7 of the style guide), at least kTimedRuns calls and enough for a window of
+// kMinWindowMs, of which one event tick is a small share.
 static const int kWarmupRuns = 1, kTimedRuns = 5, kMaxTimedRuns = 64;  // one warm-up: the first launch loads the kernel
 static const float kMinWindowMs = 0.2f;
 static const int kTrainWarmupRuns = 1, kTrainTimedRuns = 3;  // training needs the ranking, not a publishable time
-// The decider: one CART tree per dim over the 15 features. Depth 3 is at most 8 leaves, few enough
-// to read; a leaf holds at least 4 training graphs, so no leaf is one graph's private answer.
+// The decider: one CART tree per dim over the 15 features. Depth 3 is at most 8 leaves, few enough to read; a leaf holds at least 4
+// training graphs, so no leaf is one graph's private answer.
 static const int kFeatureCount = 15, kTreeDepth = 3, kMinLeafSamples = 4;
+static const double kMinSplitGain = 0.02;  // a split must raise its graphs' geometric mean by 2%: no splitting on timing noise
 static const int kMaxTreeNodes = 31;    // what a model file may hold: depth 4, full
 static const double kPerfFloor = 1e-3;  // a failed configuration counts as 1000 times slower
 static const char* const kModelHeader = "# spmm decider model, format 2";
 static const char* const kDefaultModelPath = "decider-model.txt";
-// Reordered copies are swept at the first three dims only: the narrow widths, where the paper's
-// Table 6 gains most; a full second sweep would double the run.
+// Reordered copies are swept at the first three dims only: the narrow widths, where the paper's Table 6 gains most; a full second sweep
+// would double the run.
 static const int kReorderDims = 3;
-// The GCN: 256 input features, 64 hidden, 16 classes; transform first, so each SpMM runs at the
-// narrow output width. --small uses 64 -> 48 -> 16, the small run's dims.
+// The GCN: 256 input features, 64 hidden, 16 classes; transform first, so each SpMM runs at the narrow output width. --small uses 64 -> 48
+// -> 16, the small run's dims.
 static const int kGcnIn = 256, kGcnHidden = 64, kGcnClasses = 16, kGcnInSmall = 64, kGcnHiddenSmall = 48;
-// The inputs (and --small's). Kronecker: Graph500's generator, 16 edges a vertex, initiator
-// 0.57/0.19/0.19/0.05; 2^18 vertices, so B outgrows the L2 from dim 64 on.
+// The inputs (and --small's). Kronecker: Graph500's generator, 16 edges a vertex, initiator 0.57/0.19/0.19/0.05; 2^18 vertices, so B
+// outgrows the L2 from dim 64 on.
 static const int kKronScale = 18, kKronScaleSmall = 10, kKronEdgeFactor = 16;
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;
 static const int kMeshSide = 64, kMeshSideSmall = 10;  // 262,144 vertices, 27 entries an interior row
-static const int kRoadSide = 512, kRoadSideSmall = 32;
+static const int kRoadSide = 512, kRoadSideSmall = 32, kCommunityN = 1 << 17, kCommunityNSmall = 1024;
 static const double kRoadKeep = 0.7;  // share of grid edges kept: mean degree 2.8, as in road maps
-static const int kCommunityN = 1 << 17, kCommunityNSmall = 1024;
-static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024;
-static const int kDenseBlockSize = 256, kDenseBlockSizeSmall = 64;  // 256 entries a row, all shared with the block
+static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024, kDenseBlockSize = 256, kDenseBlockSizeSmall = 64;  // 256 a row
 // Fixed seeds: the same graphs, values and B on every run; the training family's differ from all.
 static const uint64_t kSeedKron = 0x6b726f6e65636b72ull, kSeedCommunity = 0x636f6d6d756e6974ull;
 static const uint64_t kSeedRoad = 0x726f61646d617073ull, kSeedValues = 0x76616c7565733339ull;
@@ -93,8 +89,7 @@ static const uint64_t kSeedDense = 0x64656e7365423339ull, kSeedShuffle = 0x73687
 static const uint64_t kSeedBlock = 0x626c6f636b733339ull, kSeedWeights = 0x7765696768747339ull;
 static const uint64_t kSeedTrain = 0x747261696e696e67ull, kSeedRandomConfig = 42;  // 42: Table 5's random pick
 static const char* const kDataPath = "cuda-words.mtx";
-static const int kMaxInputs = 16;
-static_assert(kMaxDim == 256, "the dims flag and the model file say 1..256");
+static const int kMaxInputs = 10;  // the seven and three reordered copies
 
 // ---------------------------------------------------------------- error macros
 #define CUDA_CHECK(call)                                                   \
@@ -129,26 +124,22 @@ static_assert(kMaxDim == 256, "the dims flag and the model file say 1..256");
 // CSR with sorted, unique column indices in every row.
 struct Csr {
     int n, nnz;
-    int* rowPtr;  // n + 1
-    int* colIdx;  // nnz
-    float* val;   // nnz
+    int *rowPtr, *colIdx;  // n + 1; nnz
+    float* val;            // nnz
 };
 // snippet: pcsr
-// PCSR for one V. Blocking: rows grouped into panels of V; each distinct column of a panel is one
-// vector of V values, zero where a row lacks the column (the padding PR_V counts). Balancing: every
-// non-empty panel cut into pieces of at most SG vectors; pieceRow is the paper's TRow, the panel a
-// piece belongs to, written -1 - panel when the panel was cut: such a piece adds into C by atomics,
-// a whole panel's only piece stores. zeroPanels lists the panels whose rows must start at zero
-// (the cut ones, and the empty ones, which no piece writes). V = 1 and no cut is the CSR itself.
+// PCSR for one V. Blocking: rows grouped into panels of V; each distinct column of a panel is one vector of V values, zero where a row
+// lacks the column (the padding PR_V counts). Balancing: every non-empty panel cut into pieces of at most SG vectors; pieceRow is the
+// paper's TRow, the panel a piece belongs to, written -1 - panel when the panel was cut: such a piece adds into C by atomics, a whole
+// panel's only piece stores. zeroPanels lists the panels whose rows must start at zero (the cut ones, and the empty ones, which no piece
+// writes). V = 1 and no cut is the CSR itself.
 struct Pcsr {
     int V, panels, vectors;
     int* panelPtr;  // panels + 1, into the vectors
     int* vecCol;    // vectors
     float* vecVal;  // vectors * V: the V values of vector e at e * V
-    int splitGranularity, pieces, zeroCount;
-    int* pieceStart;  // pieces + 1, into the vectors
-    int* pieceRow;    // pieces: TRow, negative for a piece of a cut panel
-    int* zeroPanels;  // zeroCount
+    int nonEmpty, splitGranularity, pieces, zeroCount;
+    int *pieceStart, *pieceRow, *zeroPanels;  // pieces + 1, into the vectors; pieces: TRow (negative: a cut panel's); zeroCount
 };
 // end snippet
 // The paper's Table 3, counted on the host before any CUDA call, in this order.
@@ -160,7 +151,6 @@ struct Input {
     Csr a;
     Pcsr pcsr[3];  // V = 1, 2, 4
     double feature[kFeatureCount];
-    double pr4;  // PR_4, printed beside PR_2 (not one of the paper's features)
     int sweepDims, reorderedFrom, family;  // swept at the first sweepDims dims; RCM copy of; training family (-1: none)
 };
 struct Config { int W, F, V, S; };
@@ -171,16 +161,8 @@ static Config makeConfig(int W, int F, int V, int S) {
 // A node of a decision tree: a split (go left when feature <= threshold) or, when feature < 0, a leaf.
 struct TreeNode { int feature; double threshold; int left, right; Config leaf; };
 struct Tree { int dim, nodeCount; TreeNode nodes[kMaxTreeNodes]; };
-struct Model {
-    char path[256], provenance[160];  // provenance: the file's "# gpu:" line, printed with every run
-    int treeCount;
-    Tree trees[kMaxDims];
-};
-struct Options {
-    int small, train, dims[kMaxDims], dimCount, pathCount;
-    const char* modelPath;
-    char** paths;
-};
+struct Model { char path[256], provenance[160]; int treeCount; Tree trees[kMaxDims]; };  // provenance: the "# gpu:" line
+struct Options { int small, train, dims[kMaxDims], dimCount, pathCount; const char* modelPath; char** paths; };
 
 // ---------------------------------------------------------------- input loader and generators
 // ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
@@ -467,14 +449,14 @@ static uint64_t hash64(uint64_t x) { return splitmix64(&x); }
 static double unit01(uint64_t bits) { return (double)(bits >> 11) * 0x1p-53; }
 static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 static int maxFFor(int dim) { return ceilDiv(dim, kWarpSize); }
-// The value of an undirected edge, the same from both ends: 0.25 .. 2.0 in steps of 0.25, exact in
-// float and varied, so a kernel that pairs a value with the wrong column shows.
+// The value of an undirected edge, the same from both ends: 0.25 .. 2.0 in steps of 0.25, exact in float and varied, so a kernel that pairs
+// a value with the wrong column shows.
 static float edgeValue(int u, int v) {
     const uint64_t lo = (uint64_t)(u < v ? u : v), hi = (uint64_t)(u < v ? v : u);
     return 0.25f * (float)(1 + (hash64((lo << 32 | hi) ^ kSeedValues) >> 61));
 }
-// B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
-// one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
+// B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and one CPU reference at the widest dim serves
+// them all. Values in [-1, 1) in steps of 2^-15.
 static float denseValue(int row, int col) {
     const uint64_t h = hash64(((uint64_t)row << 8 | (uint64_t)col) ^ kSeedDense);
     return (float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f;
@@ -515,9 +497,8 @@ static void addEdge(Triples* t, int u, int v) {
     if (u != v) addTriple(t, v, u, edgeValue(u, v));
 }
 
-// The CSR of n rows from the triples, ordered by row, then column, by two stable counting sorts
-// (linear time, where a comparison sort of a Kronecker graph's entries takes seconds); a repeated
-// (row, column) is kept once (an edge drawn twice). The triples are freed.
+// The CSR of n rows from the triples, ordered by row, then column, by two stable counting sorts (linear time, where a comparison sort of a
+// Kronecker graph's entries takes seconds); a repeated (row, column) is kept once (an edge drawn twice). The triples are freed.
 static void csrFromTriples(int n, Triples* t, Csr* a) {
     int* byCol = (int*)checkedMalloc((size_t)t->count * sizeof(int));
     int* order = (int*)checkedMalloc((size_t)t->count * sizeof(int));
@@ -547,9 +528,8 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
     memset(t, 0, sizeof(*t));
 }
 
-// The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal,
-// could not show a kernel that pairs a value with the wrong column, so its values come from
-// edgeValue (of the unordered pair: a symmetric file stays symmetric).
+// The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal, could not show a kernel that pairs a value
+// with the wrong column, so its values come from edgeValue (of the unordered pair: a symmetric file stays symmetric).
 static int csrFromFile(const char* path, Csr* a) {
     MmMatrix mm;
     if (mmRead(path, &mm) != 0) return 0;
@@ -571,8 +551,7 @@ static int csrFromFile(const char* path, Csr* a) {
     return 1;
 }
 
-// Renumbers the vertices, vertex i becoming newId[i] (out = P A P^T), or a random newId when it
-// is NULL; out may be a itself.
+// Renumbers the vertices, vertex i becoming newId[i] (out = P A P^T), or a random newId when it is NULL; out may be a itself.
 static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     int* perm = (int*)checkedMalloc((size_t)a->n * sizeof(int));
     for (int i = 0; i < a->n; ++i) perm[i] = newId ? newId[i] : i;
@@ -581,17 +560,15 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
         perm[i] = perm[j], perm[j] = x;
     }
     Triples t = {0, 0, NULL, NULL, NULL};
-    for (int i = 0; i < a->n; ++i) {
-        for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
-    }
+    for (int i = 0; i < a->n; ++i) for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
     const int n = a->n;
     if (out == a) freeCsr(a);
     free(perm);
     csrFromTriples(n, &t, out);
 }
 
-// Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few
-// vertices (a power law). Graph500 then shuffles the ids, so a vertex's neighbours are anywhere.
+// Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few vertices (a power law). Graph500 then
+// shuffles the ids, so a vertex's neighbours are anywhere.
 static void generateKronecker(int scale, int edgeFactor, uint64_t seed, int shuffle, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (long long k = 0; k < (long long)edgeFactor << scale; ++k) {
@@ -605,8 +582,8 @@ static void generateKronecker(int scale, int edgeFactor, uint64_t seed, int shuf
     csrFromTriples(1 << scale, &t, a);
     if (shuffle) permuteCsr(a, NULL, seed, a);
 }
-// A stencil on a side^dims grid (dims 2 or 3), id = x + side * (y + side * z): 5 or 7 points
-// (faces), or 9 or 27 (the whole box), diagonal included; neighbours' ids are close.
+// A stencil on a side^dims grid (dims 2 or 3), id = x + side * (y + side * z): 5 or 7 points (faces), or 9 or 27 (the whole box), diagonal
+// included; neighbours' ids are close.
 static void generateMesh(int side, int dims, int box, Csr* a) {
     const int n = dims == 3 ? side * side * side : side * side, reach = dims == 3;
     Triples t = {0, 0, NULL, NULL, NULL};
@@ -616,17 +593,16 @@ static void generateMesh(int side, int dims, int box, Csr* a) {
             for (int dy = -1; dy <= 1; ++dy) {
                 for (int dx = -1; dx <= 1; ++dx) {
                     const int nx = x + dx, ny = y + dy, nz = z + dz, nb = nx + side * (ny + side * nz);
-                    if ((box || (dx != 0) + (dy != 0) + (dz != 0) <= 1) && nx >= 0 && ny >= 0 && nz >= 0 && nx < side &&
-                        ny < side && nz < side && nb >= id)
-                        addEdge(&t, id, nb);
+                    const int inside = nx >= 0 && ny >= 0 && nz >= 0 && nx < side && ny < side && nz < side;
+                    if ((box || (dx != 0) + (dy != 0) + (dz != 0) <= 1) && inside && nb >= id) addEdge(&t, id, nb);
                 }
             }
         }
     }
     csrFromTriples(n, &t, a);
 }
-// A grid keeping a share of its edges: degree 0..4, the shape of a road map; ids row-major, so rows
-// i and i + 1 share no column at all, the worst case for V = 2.
+// A grid keeping a share of its edges: degree 0..4, the shape of a road map; ids row-major, so rows i and i + 1 share no column at all, the
+// worst case for V = 2.
 static void generateRoad(int side, double keep, uint64_t seed, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int id = 0; id < side * side; ++id) {
@@ -635,111 +611,77 @@ static void generateRoad(int side, double keep, uint64_t seed, Csr* a) {
     }
     csrFromTriples(side * side, &t, a);
 }
-// Clusters of consecutive ids, minSize..maxSize of them, each pair inside joined with probability
-// `inside` (1: dense blocks, the diagonal too), plus `outside` random edges a vertex. Neighbouring
-// rows share most of their columns.
+// Clusters of consecutive ids, minSize..maxSize of them, each pair inside joined with probability `inside` (1: dense blocks, the diagonal
+// too), plus `outside` random edges a vertex. Neighbouring rows share most of their columns.
 static void generateClusters(int n, int minSize, int maxSize, double inside, int outside, uint64_t seed, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int first = 0, size = 0; first < n; first += size) {
         size = minSize + (int)(splitmix64(&seed) % (uint64_t)(maxSize - minSize + 1));
         size = size < n - first ? size : n - first;
-        for (int i = first; i < first + size; ++i) {
-            for (int j = inside >= 1.0 ? i : i + 1; j < first + size; ++j) {
-                if (inside >= 1.0 || unit01(splitmix64(&seed)) < inside) addEdge(&t, i, j);
-            }
-        }
+        for (int i = first; i < first + size; ++i)
+            for (int j = inside >= 1.0 ? i : i + 1; j < first + size; ++j) if (inside >= 1.0 || unit01(splitmix64(&seed)) < inside) addEdge(&t, i, j);
     }
-    for (int i = 0; i < n; ++i) {
-        for (int k = 0; k < outside; ++k) addEdge(&t, i, (int)(splitmix64(&seed) % (uint64_t)n));
-    }
+    for (int i = 0; i < n; ++i) for (int k = 0; k < outside; ++k) addEdge(&t, i, (int)(splitmix64(&seed) % (uint64_t)n));
     csrFromTriples(n, &t, a);
 }
-// Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform),
-// else within +-window ids (banded); with skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose hubs
-// are the low ids. bipartite: vertices < n/2 draw partners >= n/2 only (a user-item graph).
+// Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform), else within +-window ids (banded); with
+// skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose hubs are the low ids. bipartite: vertices < n/2 draw partners >= n/2 only (a
+// user-item graph).
 static void generateRandom(int n, int perVertex, int window, double skew, int bipartite, uint64_t seed, Csr* a) {
-    const int half = n / 2, pool = bipartite ? n - half : n, drawers = bipartite ? half : n;
-    double* cumulative = (double*)checkedMalloc((size_t)pool * sizeof(double));
-    double total = 0.0;
-    for (int j = 0; j < pool; ++j) cumulative[j] = total += skew > 0.0 ? pow(j + 1.0, -skew) : 1.0;
+    const int half = n / 2, pool = bipartite ? n - half : n;
     Triples t = {0, 0, NULL, NULL, NULL};
-    for (int u = 0; u < drawers; ++u) {
+    for (int u = 0; u < (bipartite ? half : n); ++u) {
         for (int k = 0; k < perVertex; ++k) {
-            int v = (int)(splitmix64(&seed) % (uint64_t)pool);
-            if (skew > 0.0) {  // inverse CDF by binary search
-                const double r = unit01(splitmix64(&seed)) * total;
-                int lo = 0, hi = pool - 1;
-                while (lo < hi) {
-                    const int mid = (lo + hi) / 2;
-                    if (cumulative[mid] < r) lo = mid + 1; else hi = mid;
-                }
-                v = lo;
+            const double r = unit01(splitmix64(&seed));
+            int v = (int)(r * pool);
+            if (skew > 0.0) {  // the continuous inverse CDF of x^-skew on [1, pool + 1)
+                v = (int)pow(1.0 + r * (pow(pool + 1.0, 1.0 - skew) - 1.0), 1.0 / (1.0 - skew)) - 1;
             } else if (window < pool) {
-                v = u + (int)(splitmix64(&seed) % (uint64_t)(2 * window + 1)) - window;
+                v = u + (int)(r * (2 * window + 1)) - window;
                 v = v < 0 ? -v : v >= pool ? 2 * (pool - 1) - v : v;  // reflect at the ends
             }
-            addEdge(&t, u, bipartite ? half + v : v);
+            addEdge(&t, u, bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
         }
     }
-    free(cumulative);
     csrFromTriples(n, &t, a);
 }
 
 // ---------------------------------------------------------------- PCSR and its build
 // snippet: pcsr-build
-// Blocking: for each panel of V rows, merge the rows' sorted column lists; every distinct column
-// becomes one vector, and a row that lacks the column contributes a zero. Pass 0 counts, pass 1
-// fills. Balancing: SG is one mean panel rounded up to whole staging passes of 32 vectors, or less
-// when that leaves fewer than kTargetPieces pieces; every non-empty panel is cut into pieces of at
-// most SG vectors, each remembering its panel (TRow).
+// Blocking: for each panel of V rows, merge the rows' sorted column lists; every distinct column becomes one vector, and a row that lacks
+// the column contributes a zero. Pass 0 counts, pass 1 fills. Balancing: SG is one mean panel rounded up to whole staging passes of 32
+// vectors, or less when that leaves fewer than kTargetPieces pieces; every non-empty panel is cut into pieces of at most SG vectors, each
+// remembering its panel (TRow).
 static void buildPcsr(const Csr* a, int V, Pcsr* p) {
-    p->V = V;
-    p->panels = ceilDiv(a->n, V);
+    int cursor[4], end[4];
+    memset(p, 0, sizeof(*p));
+    p->V = V, p->panels = ceilDiv(a->n, V);
     p->panelPtr = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    int cursor[4];
-    for (int pass = 0; pass < 2; ++pass) {
-        int vectors = 0;
-        p->panelPtr[0] = 0;
-        for (int q = 0; q < p->panels; ++q) {
-            for (int k = 0; k < V; ++k) cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0;
-            for (;;) {
-                int col = INT_MAX;  // the smallest column of the panel not yet taken
-                for (int k = 0; k < V; ++k) {
-                    const int row = q * V + k;
-                    if (row < a->n && cursor[k] < a->rowPtr[row + 1] && a->colIdx[cursor[k]] < col) col = a->colIdx[cursor[k]];
-                }
-                if (col == INT_MAX) break;
-                for (int k = 0; k < V; ++k) {
-                    const int row = q * V + k;
-                    const int has = row < a->n && cursor[k] < a->rowPtr[row + 1] && a->colIdx[cursor[k]] == col;
-                    if (pass == 1) p->vecVal[(size_t)vectors * V + k] = has ? a->val[cursor[k]] : 0.0f;
-                    cursor[k] += has;
-                }
-                if (pass == 1) p->vecCol[vectors] = col;
-                ++vectors;
+    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) * sizeof(int));  // a vector holds at least one entry
+    p->vecVal = (float*)checkedMalloc((size_t)(a->nnz + 1) * V * sizeof(float));
+    for (int q = 0; q < p->panels; ++q) {
+        p->panelPtr[q] = p->vectors;
+        for (int k = 0; k < V; ++k) cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0, end[k] = q * V + k < a->n ? a->rowPtr[q * V + k + 1] : 0;
+        for (;;) {
+            int col = INT_MAX;  // the smallest column of the panel not yet taken
+            for (int k = 0; k < V; ++k) col = cursor[k] < end[k] && a->colIdx[cursor[k]] < col ? a->colIdx[cursor[k]] : col;
+            if (col == INT_MAX) break;
+            for (int k = 0; k < V; ++k) {
+                const int has = cursor[k] < end[k] && a->colIdx[cursor[k]] == col;
+                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f, cursor[k] += has;
             }
-            p->panelPtr[q + 1] = vectors;
+            p->vecCol[p->vectors++] = col;
         }
-        if (pass == 0) {
-            p->vectors = vectors;
-            p->vecCol = (int*)checkedMalloc((size_t)vectors * sizeof(int));
-            p->vecVal = (float*)checkedMalloc((size_t)vectors * V * sizeof(float));
-        }
+        p->nonEmpty += p->vectors > p->panelPtr[q];
     }
-    int nonEmpty = 0;
-    for (int q = 0; q < p->panels; ++q) nonEmpty += p->panelPtr[q + 1] > p->panelPtr[q];
-    const int mean = nonEmpty > 0 ? ceilDiv(p->vectors, nonEmpty) : 1;
-    const int enough = ceilDiv(p->vectors, kTargetPieces);
-    const int sg = kWarpSize * ceilDiv(mean < enough ? mean : enough, kWarpSize);
-    p->splitGranularity = sg > 0 ? sg : kWarpSize;
-    p->pieces = 0;
+    p->panelPtr[p->panels] = p->vectors;
+    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1, enough = ceilDiv(p->vectors, kTargetPieces);
+    p->splitGranularity = kWarpSize * (ceilDiv(mean < enough ? mean : enough, kWarpSize) > 0 ? ceilDiv(mean < enough ? mean : enough, kWarpSize) : 1);
     for (int q = 0; q < p->panels; ++q) p->pieces += ceilDiv(p->panelPtr[q + 1] - p->panelPtr[q], p->splitGranularity);
     p->pieceStart = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
     p->pieceRow = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
     p->zeroPanels = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    int k = 0;
-    p->zeroCount = 0;
-    for (int q = 0; q < p->panels; ++q) {
+    for (int q = 0, k = 0; q < p->panels; ++q) {
         const int cut = p->panelPtr[q + 1] - p->panelPtr[q] > p->splitGranularity;
         if (cut || p->panelPtr[q + 1] == p->panelPtr[q]) p->zeroPanels[p->zeroCount++] = q;
         for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity) p->pieceStart[k] = e, p->pieceRow[k++] = cut ? -1 - q : q;
@@ -748,15 +690,13 @@ static void buildPcsr(const Csr* a, int V, Pcsr* p) {
 }
 // end snippet
 // snippet: features
-// The paper's 15 features in three groups, all counted on the host from the CSR and the PCSR, so
-// the decider's answer is known before the GPU runs. Size: n, n_hat (non-empty rows), nnz, delta =
-// n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat (standard deviation over
-// mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty panel.
-// Locality: rho = nnz / n^2, b and b_max (a row's last column minus its first: mean and largest),
-// PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values that are padding.
+// The paper's 15 features in three groups, all counted on the host from the CSR and the PCSR, so the decider's answer is known before the
+// GPU runs. Size: n, n_hat (non-empty rows), nnz, delta = n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat
+// (standard deviation over mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty panel. Locality: rho
+// = nnz / n^2, b and b_max (a row's last column minus its first: mean and largest), PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values
+// that are padding.
 static void analyseInput(Input* in) {
     const Csr* a = &in->a;
-    double* f = in->feature;
     double sumSq = 0.0, band = 0.0, nHat = 0.0, dMax = 0.0, bMax = 0.0;
     for (int i = 0; i < a->n; ++i) {
         const int d = a->rowPtr[i + 1] - a->rowPtr[i];
@@ -769,39 +709,20 @@ static void analyseInput(Input* in) {
     const double varAll = sumSq / n - (nnz / n) * (nnz / n), varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
     for (int v = 0; v < kVCount; ++v) buildPcsr(a, kVChoices[v], &in->pcsr[v]);
     double splitRatio[2];
-    for (int v = 0; v < 2; ++v) {
-        const Pcsr* p = &in->pcsr[v];
-        int nonEmpty = 0;
-        for (int q = 0; q < p->panels; ++q) nonEmpty += p->panelPtr[q + 1] > p->panelPtr[q];
-        splitRatio[v] = nonEmpty > 0 ? (double)p->pieces / nonEmpty : 1.0;
-    }
-    const double values[kFeatureCount] = {
-        n, nHat, nnz, nHat / n, nnz / n, nnz / nh, dMax,
-        nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
-        nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0,
-        splitRatio[0], splitRatio[1], nnz / (n * n), band / nh, bMax,
-        1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
-    memcpy(f, values, sizeof(values));
-    in->pr4 = 1.0 - nnz / (4.0 * in->pcsr[2].vectors);
+    for (int v = 0; v < 2; ++v) splitRatio[v] = in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
+    const double values[kFeatureCount] = {n, nHat, nnz, nHat / n, nnz / n, nnz / nh, dMax, nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
+                                          nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0, splitRatio[0], splitRatio[1], nnz / (n * n),
+                                          band / nh, bMax, 1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
+    memcpy(in->feature, values, sizeof(values));
 }
 // end snippet
-static void printInputFacts(const Input* in) {
-    const double* f = in->feature;
-    printf("%s: %s\n", in->name, in->about);
-    printf("  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max %.0f, cv %.2f, cv_hat %.2f\n", f[fN],
-           f[fNHat], f[fNnz], f[fDelta], f[fD], f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
-    printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f (pr_4 %.3f), SG %d/%d, sr_1 %.3f, sr_2 %.3f\n", f[fRho], f[fB],
-           f[fBMax], f[fPr2], in->pr4, in->pcsr[0].splitGranularity, in->pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
-}
 
 // ---------------------------------------------------------------- CPU reference
 // snippet: reference
-// The judge, in double, at the widest dim (a narrower dim is its first columns). Whatever order a
-// kernel adds in (a warp's loop, pieces joined by atomics, cuSPARSE's own), each of a row's deg
-// products meets at most deg roundings of fp32 (u = 2^-24), so |error| <= gamma(deg) sum |a_ij b_jk|
-// with gamma(k) = k u / (1 - k u); deg + 2 leaves room for rounding want itself, padding adds exact
-// zeros, and a tiny floor keeps a row that cancels to 0 from needing exactly 0. The test is written
-// !(err <= tol), so NaN fails.
+// The judge, in double, at the widest dim (a narrower dim is its first columns). Whatever order a kernel adds in (a warp's loop, pieces
+// joined by atomics, cuSPARSE's own), each of a row's deg products meets at most deg roundings of fp32 (u = 2^-24), so |error| <=
+// gamma(deg) sum |a_ij b_jk| with gamma(k) = k u / (1 - k u); deg + 2 leaves room for rounding want itself, padding adds exact zeros, and a
+// tiny floor keeps a row that cancels to 0 from needing exactly 0. The test is written !(err <= tol), so NaN fails.
 static void cpuReference(const Csr* a, const float* B, int dim, float* want, float* tol) {
     double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
     double* mag = acc + dim;
@@ -810,16 +731,10 @@ static void cpuReference(const Csr* a, const float* B, int dim, float* want, flo
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
             const double v = a->val[e];
             const float* bRow = B + (size_t)a->colIdx[e] * dim;
-            for (int k = 0; k < dim; ++k) {
-                const double p = v * (double)bRow[k];
-                acc[k] += p, mag[k] += fabs(p);
-            }
+            for (int k = 0; k < dim; ++k) acc[k] += v * (double)bRow[k], mag[k] += fabs(v * (double)bRow[k]);
         }
         const double ku = (double)(a->rowPtr[i + 1] - a->rowPtr[i] + 2) * 0x1p-24;
-        for (int k = 0; k < dim; ++k) {
-            want[(size_t)i * dim + k] = (float)acc[k];
-            tol[(size_t)i * dim + k] = (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
-        }
+        for (int k = 0; k < dim; ++k) want[(size_t)i * dim + k] = (float)acc[k], tol[(size_t)i * dim + k] = (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
     }
     free(acc);
 }
@@ -827,10 +742,9 @@ static void cpuReference(const Csr* a, const float* B, int dim, float* want, flo
 
 // ---------------------------------------------------------------- kernels
 // snippet: basic-kernel
-// Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per
-// column of C, every lane reading the row's column index and value itself (the 32 reads of one
-// address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the row is walked
-// once per strip.
+// Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per column of C, every lane reading the row's
+// column index and value itself (the 32 reads of one address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the
+// row is walked once per strip.
 // Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y = ceil(dim / 32).
 __global__ void spmmBasic(int n, const int* __restrict__ rowPtr, const int* __restrict__ colIdx,
                           const float* __restrict__ val, const float* __restrict__ B, float* __restrict__ C, int dim) {
@@ -855,9 +769,9 @@ __device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out)
         out[0] = __ldg(p);
     }
 }
-// A lane's F columns of one B row. Packed: F consecutive columns from c0, loaded as float4s (F a
-// multiple of 4) or float2s, one instruction for four or two (the host packs only when dim keeps
-// every B row aligned to them). Otherwise strided: c0 + 32 j, one coalesced warp load per column.
+// A lane's F columns of one B row. Packed: F consecutive columns from c0, loaded as float4s (F a multiple of 4) or float2s, one instruction
+// for four or two (the host packs only when dim keeps every B row aligned to them). Otherwise strided: c0 + 32 j, one coalesced warp load
+// per column.
 template <int F, bool Packed>
 __device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int dim, float (&b)[F]) {
     constexpr int step = !Packed ? 1 : F % 4 == 0 ? 4 : F % 2 == 0 ? 2 : 1;
@@ -873,10 +787,9 @@ __device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int
     }
 }
 // snippet: engine-loop
-// The work unit's vectors, 32 at a time: each lane loads one vector (column and V values, coalesced),
-// then the warp walks them with shuffles, so A is read once, not once per lane. Per vector a lane
-// loads its F elements of one B row and uses each V times (blocking), and the column index F times
-// (coarsening).
+// The work unit's vectors, 32 at a time: each lane loads one vector (column and V values, coalesced), then the warp walks them with
+// shuffles, so A is read once, not once per lane. Per vector a lane loads its F elements of one B row and uses each V times (blocking), and
+// the column index F times (coarsening).
 template <int V, int F, bool Packed>
 __device__ __forceinline__ void accumulate(int begin, int end, const int* __restrict__ vecCol,
                                            const float* __restrict__ vecVal, const float* __restrict__ B, int dim,
@@ -907,12 +820,10 @@ __device__ __forceinline__ void accumulate(int begin, int end, const int* __rest
 }
 // end snippet
 // snippet: engine
-// The parametric engine. One warp owns one work unit: a panel of V rows (S = false) or a piece of
-// one (S = true; unitPanel is TRow). The warp covers 32 F columns of C, lane l the F columns from
-// c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle (the MAC-job
-// gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the
-// only piece of a whole panel stores, as S = false does, so balancing costs little where no row is
-// long.
+// The parametric engine. One warp owns one work unit: a panel of V rows (S = false) or a piece of one (S = true; unitPanel is TRow). The
+// warp covers 32 F columns of C, lane l the F columns from c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle
+// (the MAC-job gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the only piece of a whole panel
+// stores, as S = false does, so balancing costs little where no row is long.
 // Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <= 256.
 template <int V, int F, bool S>
 __global__ void spmmEngine(int units, const int* __restrict__ unitStart, const int* __restrict__ unitPanel,
@@ -923,11 +834,8 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart, const i
     const int lane = threadIdx.x % kWarpSize;
     const int c0 = blockIdx.y * kWarpSize * F + (packed ? lane * F : lane);
     float acc[V][F] = {};
-    if (packed) {
-        accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
-    } else {
-        accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
-    }
+    if (packed) accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
+    else accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
     const int tag = S ? unitPanel[unit] : unit, panel = tag >= 0 ? tag : -1 - tag;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
@@ -956,8 +864,8 @@ static const EngineKernel kEngines[3][2][kMaxF] = {{ENGINE_ROW(1, false), ENGINE
 static int vIndex(int V) { return V == 1 ? 0 : V == 2 ? 1 : 2; }
 // Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple of it.
 static int packedFor(int F, int dim) { return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0; }
-// The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the
-// first of them, against the reference at its own pitch. NaN fails (!(err <= tol)).
+// The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the first of them, against the reference at
+// its own pitch. NaN fails (!(err <= tol)).
 // Launch: any grid; a grid-stride loop covers n * dim.
 __global__ void countWrong(const float* __restrict__ got, const float* __restrict__ want, const float* __restrict__ tol,
                            long long count, int dim, int pitch, unsigned long long* wrong) {
@@ -969,8 +877,7 @@ __global__ void countWrong(const float* __restrict__ got, const float* __restric
         }
     }
 }
-// Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the
-// empty ones, which no piece writes.
+// Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the empty ones, which no piece writes.
 // Launch: any grid; a grid-stride loop covers count * V * dim.
 __global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim, float* __restrict__ C) {
     const long long total = (long long)count * V * dim;
@@ -992,8 +899,8 @@ struct DeviceInput {  // the same structs, their arrays in device memory
     Pcsr pcsr[3];
     float *B, *C;  // n x dim each, row-major
 };
-// One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind one
-// function, so that checking and timing treat them all alike.
+// One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind one function, so that checking and timing
+// treat them all alike.
 struct LaunchCtx {
     const DeviceInput* d;
     int dim;
@@ -1037,11 +944,10 @@ static void launchCusparse(const void* p) {
                                 x->matA, x->matB, &beta, x->matC, CUDA_R_32F, x->alg, x->buffer));
 }
 // snippet: time-ms
-// Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call
-// timed alone says how many make a window of kMinWindowMs; those calls are captured on `stream`
-// into a CUDA graph and replayed between two events: launched one by one from the host, a call of
-// a few microseconds would run at the host's pace. graph = 0 launches them from the host instead
-// (the GCN's passes, which take far longer).
+// Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call timed alone says how many make a window of
+// kMinWindowMs; those calls are captured on `stream` into a CUDA graph and replayed between two events: launched one by one from the host,
+// a call of a few microseconds would run at the host's pace. graph = 0 launches them from the host instead (the GCN's passes, which take
+// far longer).
 static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t stream, int warmups, int runs, int graph) {
     cudaGraph_t g;
     cudaGraphExec_t exec;
@@ -1124,11 +1030,10 @@ static int matchesCpu(const Judge* j, cudaStream_t stream, const char* variant) 
     return wrong[0] == 0;
 }
 // snippet: checked-time
-// Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then
-// compare what the last timed call left, which catches a variant that adds into C without zeroing
-// it first. Returns the mean time, or 0 after counting a failure (a failing variant is not timed).
-static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx, const char* variant,
-                         int warmups, int runs, int* failures) {
+// Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then compare what the last timed call left,
+// which catches a variant that adds into C without zeroing it first. Returns the mean time, or 0 after counting a failure (a failing
+// variant is not timed).
+static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx, const char* variant, int warmups, int runs, int* failures) {
     CUDA_CHECK(cudaMemsetAsync(j->d->C, 0xff, (size_t)j->d->a.n * j->dim * sizeof(float), ctx->stream));
     launch(ctx);
     if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
@@ -1139,9 +1044,7 @@ static float checkedTime(const Judge* j, void (*launch)(const void*), const Laun
 // end snippet
 static int buildConfigs(int dim, int small, Config* out) {  // the sweep's space, in a fixed order
     int count = 0;
-    for (int v = 0; v < kVCount; ++v)
-        for (int S = 0; S <= 1; ++S)
-            for (int F = 1; F <= maxFFor(dim); ++F)
+    for (int v = 0; v < kVCount; ++v) for (int S = 0; S <= 1; ++S) for (int F = 1; F <= maxFFor(dim); ++F)
                 for (int w = 0; w < (small ? 2 : 4); ++w) out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F, kVChoices[v], S);
     return count;
 }
@@ -1151,56 +1054,64 @@ static void configName(Config c, char* out, size_t cap) { snprintf(out, cap, "W%
 struct DimResult {
     int dim, configCount, best, cusparseAlg;
     Config configs[kMaxConfigs];
-    float ms[kMaxConfigs];
-    float cusparseMs, basicMs;
+    float ms[kMaxConfigs], cusparseMs, basicMs;
 };
 static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
 static int findConfig(const DimResult* r, Config c) {
     for (int k = 0; k < r->configCount; ++k) if (sameConfig(r->configs[k], c)) return k;
     return -1;
 }
+// cuSPARSE's operands for x->d's B and C at x->dim, and the work buffer its algorithm x->alg asks for.
+static void cusparseOperands(LaunchCtx* x, int create) {
+    const float alpha = 1.0f, beta = 0.0f;
+    size_t bytes = 0;
+    if (!create) {
+        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matB)); CUSPARSE_CHECK(cusparseDestroyDnMat(x->matC)); CUDA_CHECK(cudaFree(x->buffer));
+        return;
+    }
+    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matB, x->d->a.n, x->dim, x->dim, x->d->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matC, x->d->a.n, x->dim, x->dim, x->d->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseSpMM_bufferSize(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA,
+                                           x->matB, &beta, x->matC, CUDA_R_32F, x->alg, &bytes));
+    x->buffer = NULL;
+    if (bytes > 0) CUDA_CHECK(cudaMalloc(&x->buffer, bytes));
+}
 // cuSPARSE's two CSR algorithms (the faster is the baseline) and the basic kernel.
 static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs, DimResult* r) {
     int failures = 0;
-    const int n = j->d->a.n, dim = j->dim;
-    const float alpha = 1.0f, beta = 0.0f;
-    CUSPARSE_CHECK(cusparseCreateDnMat(&ctx->matB, n, dim, dim, j->d->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&ctx->matC, n, dim, dim, j->d->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
     for (int k = 0; k < 2; ++k) {
-        size_t bytes = 0;
-        ctx->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2, ctx->buffer = NULL;
-        CUSPARSE_CHECK(cusparseSpMM_bufferSize(ctx->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                               ctx->matA, ctx->matB, &beta, ctx->matC, CUDA_R_32F, ctx->alg, &bytes));
-        if (bytes > 0) CUDA_CHECK(cudaMalloc(&ctx->buffer, bytes));
+        ctx->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2;
+        cusparseOperands(ctx, 1);
         const float ms = checkedTime(j, launchCusparse, ctx, kCusparseAlgNames[k], warmups, runs, &failures);
         if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs)) r->cusparseMs = ms, r->cusparseAlg = k;
-        CUDA_CHECK(cudaFree(ctx->buffer));
+        cusparseOperands(ctx, 0);
     }
-    CUSPARSE_CHECK(cusparseDestroyDnMat(ctx->matB)); CUSPARSE_CHECK(cusparseDestroyDnMat(ctx->matC));
     r->basicMs = checkedTime(j, launchBasic, ctx, "basic", warmups, runs, &failures);
     return failures;
 }
-
-// Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the
-// baselines (not in training, which needs only the ranking) and every configuration, each checked
-// against the CPU's answer, computed at the widest dim and kept on the device only around this input.
+// Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the baselines and every configuration, each
+// checked against the CPU's answer (computed at the widest dim, kept on the device only around this input). Training needs only the
+// ranking: no baselines, and the checks at the first dim only, where the reference is cheap (the kernels are the same at every dim, and
+// every default run checks them all).
 static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle, cudaStream_t stream, int training, DimResult* results) {
     const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns, runs = training ? kTrainTimedRuns : kTimedRuns;
     int maxDim = 0, failures = 0;
     for (int di = 0; di < in->sweepDims; ++di) maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
+    const int refDim = training ? o->dims[0] : maxDim;
     const size_t size = (size_t)n * maxDim;
-    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, want, tol, and B packed at a dim
-    float *want = host + size, *tol = host + 2 * size, *packB = host + 3 * size;
+    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B packed at a dim, want, tol
+    float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
     for (size_t i = 0; i < size; ++i) host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
-    cpuReference(&in->a, host, maxDim, want, tol);
+    for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim, (size_t)refDim * sizeof(float));
+    cpuReference(&in->a, packB, refDim, want, tol);
     DeviceInput d;
     uploadInput(in, &d, maxDim);
-    Judge j = {&d, NULL, NULL, maxDim, 0, NULL, in->name};
+    Judge j = {&d, NULL, NULL, refDim, 0, NULL, in->name};
     float* reference;  // want, then tol
-    CUDA_CHECK(cudaMalloc(&reference, 2 * size * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(reference, want, 2 * size * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&reference, 2 * (size_t)n * refDim * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMalloc(&j.wrong, 2 * sizeof(unsigned long long)));
-    j.want = reference, j.tol = reference + size;
+    j.want = reference, j.tol = reference + (size_t)n * refDim;
     LaunchCtx ctx;
     memset(&ctx, 0, sizeof(ctx));
     ctx.d = &d, ctx.stream = stream, ctx.handle = handle;
@@ -1218,7 +1129,8 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
             char variant[32];
             configName(r->configs[c], variant, sizeof(variant));
             ctx.cfg = r->configs[c];
-            r->ms[c] = checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures);
+            r->ms[c] = !training || di == 0 ? checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures)
+                                            : timeMs(launchEngine, &ctx, stream, warmups, runs, 1);
             if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best])) r->best = c;
         }
     }
@@ -1234,8 +1146,8 @@ static double perfOf(const DimResult* r, Config c) {
     const int k = findConfig(r, c);
     return r->best < 0 || k < 0 ? kPerfFloor : r->ms[k] > 0.0f ? r->ms[r->best] / r->ms[k] : kPerfFloor;
 }
-// One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration
-// (the one timing picked, in braces), then ratios over cuSPARSE and over the best.
+// One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration (the one timing picked, in braces), then
+// ratios over cuSPARSE and over the best.
 static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config drawn) {
     char best[32] = "none";
     if (r->best >= 0) configName(r->configs[r->best], best, sizeof(best));
@@ -1252,8 +1164,8 @@ static int configAllowed(Config c, int dim) {
     return (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
            (c.V == 1 || c.V == 2 || c.V == 4) && (c.S == 0 || c.S == 1);
 }
-// The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256
-// still answers at 48, with F capped at what dim 48 allows.
+// The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256 still answers at 48, with F capped at
+// what dim 48 allows.
 static const Tree* treeFor(const Model* m, int dim) {
     const Tree* best = NULL;
     for (int t = 0; t < m->treeCount; ++t) {
@@ -1263,8 +1175,8 @@ static const Tree* treeFor(const Model* m, int dim) {
     return best;
 }
 // snippet: tree-walk
-// The decider's whole cost at run time: a few comparisons. The path it took, written into `why`
-// (feature, comparison, threshold at each split), is what a student reads to see why.
+// The decider's whole cost at run time: a few comparisons. The path it took, written into `why` (feature, comparison, threshold at each
+// split), is what a student reads to see why.
 static Config predict(const Tree* tree, const double* x, int dim, char* why, size_t cap) {
     int node = 0;
     size_t used = 0;
@@ -1273,8 +1185,7 @@ static Config predict(const Tree* tree, const double* x, int dim, char* why, siz
         const TreeNode* s = &tree->nodes[node];
         const int left = x[s->feature] <= s->threshold;
         if (why && used < cap) {
-            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "", kFeatureNames[s->feature],
-                                     left ? "<=" : ">", s->threshold);
+            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "", kFeatureNames[s->feature], left ? "<=" : ">", s->threshold);
         }
         node = left ? s->left : s->right;
     }
@@ -1283,8 +1194,8 @@ static Config predict(const Tree* tree, const double* x, int dim, char* why, siz
     return c;
 }
 // end snippet
-// The model file (see decider-model.txt): its first line exactly kModelHeader; '#' lines are
-// comments (the "# gpu:" one is kept, to print); then
+// The model file (see decider-model.txt): its first line exactly kModelHeader; '#' lines are comments (the "# gpu:" one is kept, to print);
+// then
 //   tree DIM NODES                           then NODES node lines, ids 0.. in order:
 //   ID split FEATURE THRESHOLD LEFT RIGHT    go LEFT when FEATURE <= THRESHOLD, else RIGHT
 //   ID leaf W F V S                          predict <W, F, V, S>
@@ -1340,13 +1251,11 @@ static int parseModel(MmLines* r, Model* m) {
     for (;;) {
         if (!(s = nextModelLine(r, &err, tok, &n, m))) return !err && (++r->line, !mmFail(r, "the file ends without the end line (cut short?)"));
         if (strcmp(tok[0], "end") == 0 && n == 1) break;
+        if (m->treeCount == kMaxDims) return !mmFail(r, "more than %d trees", kMaxDims);
         Tree* tree = &m->trees[m->treeCount];
         if (strcmp(tok[0], "tree") || n != 3 || !parseInt(tok[1], 1, kMaxDim, &tree->dim) || !parseInt(tok[2], 1, kMaxTreeNodes, &tree->nodeCount))
             return !mmFail(r, "want a tree line (tree DIM NODES, DIM 1..%d, NODES 1..%d) or the end line", kMaxDim, kMaxTreeNodes);
-        for (int t = 0; t < m->treeCount; ++t) {
-            if (m->trees[t].dim == tree->dim) return !mmFail(r, "a second tree for dim %d", tree->dim);
-        }
-        if (m->treeCount == kMaxDims) return !mmFail(r, "more than %d trees", kMaxDims);
+        for (int t = 0; t < m->treeCount; ++t) if (m->trees[t].dim == tree->dim) return !mmFail(r, "a second tree for dim %d", tree->dim);
         ++m->treeCount;
         for (int id = 0; id < tree->nodeCount; ++id) {
             if (!nextModelLine(r, &err, tok, &n, m))
@@ -1371,21 +1280,15 @@ static int readModel(const char* path, Model* m) {
     free(r.buf), fclose(r.f);
     return ok;
 }
-// The shortest decimal that reads back as exactly this double.
-static void formatExact(double value, char* out, size_t cap) {
-    for (int digits = 1; digits <= 17; ++digits) {
-        snprintf(out, cap, "%.*g", digits, value);
-        if (strtod(out, NULL) == value) return;
-    }
-}
-// A tree in the file's format; in the training transcript each line goes between "~ {" and "}",
-// since a tree learned from timings is measured.
+// A tree in the file's format; in the training transcript each line goes between "~ {" and "}", since a tree learned from timings is
+// measured.
 static void printTree(FILE* out, const Tree* tree, const char* before, const char* after) {
     fprintf(out, "%stree %d %d%s\n", before, tree->dim, tree->nodeCount, after);
     for (int id = 0; id < tree->nodeCount; ++id) {
         const TreeNode* node = &tree->nodes[id];
-        char threshold[32];
-        formatExact(node->threshold, threshold, sizeof(threshold));
+        char threshold[32];  // the thresholds are short decimals: 15 digits give them back exactly, else 17 do
+        snprintf(threshold, sizeof(threshold), "%.15g", node->threshold);
+        if (strtod(threshold, NULL) != node->threshold) snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
         if (node->feature < 0) {
             fprintf(out, "%s%d leaf %d %d %d %d%s\n", before, id, node->leaf.W, node->leaf.F, node->leaf.V, node->leaf.S, after);
         } else {
@@ -1396,13 +1299,12 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
 
 // ---------------------------------------------------------------- training the decider
 // snippet: training-family
-// The training family, fixed by rule before any evaluation: eight generated families, six sizes
-// each from 2^10 to 2^20 rows (a factor of 4 apart), every member's shape drawn from its own
-// seed (kSeedTrain + 16 family + member, never an evaluation input's). A member whose entries would
-// pass kTrainMaxNnz is made smaller, so that training stays within minutes.
+// The training family, fixed by rule before any evaluation: eight generated families, six sizes each from 2^10 to 2^20 rows (a factor of 4
+// apart), every member's shape drawn from its own seed (kSeedTrain + 16 family + member, never an evaluation input's). A member whose
+// entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
 static const char* const kFamilyNames[] = {"power-law", "mesh", "banded", "road", "community", "bipartite", "dense-block", "random"};
 static const int kFamilyCount = 8, kFamilyMembers = 6;
-static const long long kTrainMaxNnz = 4000000;
+static const long long kTrainMaxNnz = 3000000;
 static void generateTrainGraph(int family, int member, Input* in) {
     uint64_t seed = kSeedTrain + 16 * (uint64_t)family + (uint64_t)member;
     const double r1 = unit01(hash64(seed ^ 1)), r2 = unit01(hash64(seed ^ 2)), r3 = unit01(hash64(seed ^ 3));
@@ -1441,28 +1343,25 @@ static void generateTrainGraph(int family, int member, Input* in) {
     in->family = family, in->reorderedFrom = -1;
 }
 // end snippet
-// One dim's training data: per graph its features and, per configuration, its normalized
-// performance (best time / its time; 0 when it failed).
+// One dim's training data: per graph its features and, per configuration, its normalized performance (best time / its time; 0 when it
+// failed).
 struct TrainSet {
     int dim, samples, configCount;
     Config configs[kMaxConfigs];
-    double* x;     // samples x kFeatureCount
-    double* perf;  // samples x configCount
+    double *x, *perf;  // samples x kFeatureCount; samples x configCount
 };
 struct ValueOf { double value; int sample; };
 static int byValue(const void* x, const void* y) {
     const ValueOf *a = (const ValueOf*)x, *b = (const ValueOf*)y;
     return a->value != b->value ? (a->value < b->value ? -1 : 1) : a->sample - b->sample;
 }
-// The tree's currency: log of the normalized performance. A leaf summing logs picks the best
-// geometric mean, so a configuration many times too slow on one graph cannot hide behind small wins
-// on the others, as it can under an arithmetic mean.
+// The tree's currency: log of the normalized performance. A leaf summing logs picks the best geometric mean, so a configuration many times
+// too slow on one graph cannot hide behind small wins on the others, as it can under an arithmetic mean.
 static double logPerf(double perf) { return log(perf > kPerfFloor ? perf : kPerfFloor); }
 // snippet: grow-tree
-// CART for the decider's own goal: a leaf predicts the configuration with the best geometric mean
-// over its graphs, and a split is taken where it most raises the leaves' summed log performance (a
-// regression tree on the whole performance vector, not a vote on labels). Grows to maxDepth, while
-// both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
+// CART for the decider's own goal: a leaf predicts the configuration with the best geometric mean over its graphs, and a split is taken
+// where it most raises the leaves' summed log performance (a regression tree on the whole performance vector, not a vote on labels). Grows
+// to maxDepth, while both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
 static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth, Tree* tree, ValueOf* scratch, double* sums) {
     const int id = tree->nodeCount++, C = set->configCount;
     double *total = sums, *prefix = sums + C;
@@ -1476,7 +1375,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     tree->nodes[id].feature = -1, tree->nodes[id].leaf = set->configs[best];
     if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes) return id;
     int bestFeature = -1;
-    double bestGain = 1e-9, bestThreshold = 0.0;
+    double bestGain = count * log1p(kMinSplitGain), bestThreshold = 0.0;
     for (int k = 0; k < kFeatureCount; ++k) {
         for (int i = 0; i < count; ++i) scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k], scratch[i].sample = samples[i];
         qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
@@ -1498,12 +1397,9 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
         }
     }
     if (bestFeature < 0) return id;
-    int left = 0;
-    for (int i = 0; i < count; ++i) {
-        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold) {
-            const int t = samples[left];
-            samples[left++] = samples[i], samples[i] = t;
-        }
+    int left = 0;  // partition: the samples at or below the threshold first
+    for (int i = 0, t = 0; i < count; ++i) {
+        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold) t = samples[left], samples[left++] = samples[i], samples[i] = t;
     }
     tree->nodes[id].feature = bestFeature, tree->nodes[id].threshold = bestThreshold;
     tree->nodes[id].left = growTree(set, samples, left, depth + 1, maxDepth, tree, scratch, sums);
@@ -1517,9 +1413,7 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
     ValueOf* scratch = (ValueOf*)checkedMalloc((size_t)set->samples * sizeof(ValueOf));
     double* sums = (double*)calloc((size_t)2 * set->configCount + 2, sizeof(double));
     int count = 0;
-    for (int g = 0; g < set->samples; ++g) {
-        if (family[g] != without) samples[count++] = g;
-    }
+    for (int g = 0; g < set->samples; ++g) if (family[g] != without) samples[count++] = g;
     memset(tree, 0, sizeof(*tree));
     tree->dim = set->dim;
     growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
@@ -1527,15 +1421,12 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
 }
 static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
     const Config c = predict(tree, set->x + (size_t)g * kFeatureCount, tree->dim, NULL, 0);
-    for (int k = 0; k < set->configCount; ++k) {
-        if (sameConfig(set->configs[k], c)) return set->perf[(size_t)g * set->configCount + k];
-    }
+    for (int k = 0; k < set->configCount; ++k) if (sameConfig(set->configs[k], c)) return set->perf[(size_t)g * set->configCount + k];
     return 0.0;
 }
 // snippet: lofo
-// Leave one family out: for each family, fit on the other seven and score the trees on the family
-// they never saw; the geometric mean over every graph and dim is the honest estimate of how the
-// decider does on a kind of matrix that is not in its training set.
+// Leave one family out: for each family, fit on the other seven and score the trees on the family they never saw; the geometric mean over
+// every graph and dim is the honest estimate of how the decider does on a kind of matrix that is not in its training set.
 static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* family, int maxDepth, double* perFamily) {
     double all = 0.0;
     int allCount = 0;
@@ -1545,9 +1436,7 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
         for (int di = 0; di < dimCount; ++di) {
             Tree held;
             fitTree(&sets[di], family, f, maxDepth, &held);
-            for (int g = 0; g < sets[di].samples; ++g) {
-                if (family[g] == f) logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
-            }
+            for (int g = 0; g < sets[di].samples; ++g) if (family[g] == f) logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
         }
         if (perFamily) perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
         all += logs, allCount += count;
@@ -1555,19 +1444,18 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
     return allCount > 0 ? exp(all / allCount) : 0.0;
 }
 // end snippet
-static int deviceFound(void) {  // the first CUDA call of a run
-    int count = 0;
+// The first CUDA call of a run: without a device, the course's line and 0; with one, its line and 1.
+static int deviceFound(cudaDeviceProp* prop) {
+    int count = 0, driver = 0, runtime = 0;
     const cudaError_t probe = cudaGetDeviceCount(&count);
-    if (probe == cudaSuccess && count > 0) return 1;
-    printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-           probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
-    return 0;
-}
-static void printDevice(cudaDeviceProp* prop) {
-    int driver = 0, runtime = 0;
+    if (probe != cudaSuccess || count == 0) {
+        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        return 0;
+    }
     CUDA_CHECK(cudaGetDeviceProperties(prop, 0)); CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     printf("~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop->name, prop->major,
            prop->minor, prop->multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    return 1;
 }
 static void freeInputs(Input* inputs, int count) {
     for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
@@ -1586,16 +1474,41 @@ static void writeModel(FILE* out, const Model* m, const char* date, double lofo,
     for (int t = 0; t < m->treeCount; ++t) printTree(out, &m->trees[t], "", "");
     fprintf(out, "end\n");
 }
-// Sweeps the family at every dim (checking every configuration at one dim a graph), scores the
-// trees by leaving each family out, fits them on all, and writes the model.
-static int sweepFamily(const Options* o, Input* graphs, int count, TrainSet* sets) {
+// snippet: train-main
+static int trainMain(const Options* o) {
+    const int count = kFamilyCount * kFamilyMembers;
+    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
+    int family[kFamilyCount * kFamilyMembers];
+    printf("Training the decider on %d generated graphs: %d families x %d sizes, none of them an input of the lesson\n", count,
+           kFamilyCount, kFamilyMembers);
+    for (int g = 0; g < count; ++g) {
+        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
+        graphs[g].sweepDims = o->dimCount, family[g] = graphs[g].family;
+        analyseInput(&graphs[g]);
+        const double* f = graphs[g].feature;
+        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name, f[fN], f[fNnz], f[fDHat], f[fCvHat],
+               f[fPr2], graphs[g].about);
+    }
+    cudaDeviceProp prop;
+    if (!deviceFound(&prop)) return freeInputs(graphs, count), 2;
+    Model model;
+    TrainSet sets[kMaxDims];
+    memset(&model, 0, sizeof(model));
+    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
+    for (int di = 0; di < o->dimCount; ++di) {
+        sets[di].dim = o->dims[di], sets[di].samples = count, sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
+        sets[di].x = (double*)checkedMalloc((size_t)count * kFeatureCount * sizeof(double));
+        sets[di].perf = (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
+    }
+    printf("Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d or more calls timed\n",
+           o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
     cudaStream_t stream;
     cusparseHandle_t handle;
     CUDA_CHECK(cudaStreamCreate(&stream)); CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
     DimResult* results = (DimResult*)checkedMalloc((size_t)o->dimCount * sizeof(DimResult));
     int failures = 0;
     const time_t started = time(NULL);
-    for (int g = 0; g < count; ++g) {
+    for (int g = 0; g < count; ++g) {  // the sweep: every configuration at every dim
         failures += sweepInput(&graphs[g], o, handle, stream, 1, results);
         printf("~ %-14s winners", graphs[g].name);
         for (int di = 0; di < o->dimCount; ++di) {
@@ -1604,62 +1517,24 @@ static int sweepFamily(const Options* o, Input* graphs, int count, TrainSet* set
             if (r->best >= 0) configName(r->configs[r->best], name, sizeof(name));
             printf(" {%s}", name);
             memcpy(sets[di].x + (size_t)g * kFeatureCount, graphs[g].feature, sizeof(graphs[g].feature));
-            for (int c = 0; c < sets[di].configCount; ++c) {
-                sets[di].perf[(size_t)g * sets[di].configCount + c] = r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0;
-            }
+            for (int c = 0; c < r->configCount; ++c) sets[di].perf[(size_t)g * r->configCount + c] = r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0;
         }
         printf("; %.0f s\n", difftime(time(NULL), started));
         fflush(stdout);
     }
-    free(results);
+    free(results), freeInputs(graphs, count);
     CUSPARSE_CHECK(cusparseDestroy(handle)); CUDA_CHECK(cudaStreamDestroy(stream));
-    return failures;
-}
-// snippet: train-main
-static int trainMain(const Options* o) {
-    const int count = kFamilyCount * kFamilyMembers;
-    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
-    printf("Training the decider on %d generated graphs: %d families x %d sizes, none of them an input of the lesson\n",
-           count, kFamilyCount, kFamilyMembers);
-    for (int g = 0; g < count; ++g) {
-        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
-        graphs[g].sweepDims = o->dimCount;
-        analyseInput(&graphs[g]);
-        const double* f = graphs[g].feature;
-        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name, f[fN], f[fNnz],
-               f[fDHat], f[fCvHat], f[fPr2], graphs[g].about);
-    }
-    if (!deviceFound()) return freeInputs(graphs, count), 2;
-    Model model;
-    memset(&model, 0, sizeof(model));
-    cudaDeviceProp prop;
-    printDevice(&prop);
-    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
-    TrainSet sets[kMaxDims];
-    int family[kFamilyCount * kFamilyMembers];
-    for (int g = 0; g < count; ++g) family[g] = graphs[g].family;
-    for (int di = 0; di < o->dimCount; ++di) {
-        sets[di].dim = o->dims[di], sets[di].samples = count;
-        sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
-        sets[di].x = (double*)checkedMalloc((size_t)count * kFeatureCount * sizeof(double));
-        sets[di].perf = (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
-    }
-    printf("Each configuration checked against the CPU, then %d warm-up and %d or more calls timed as a graph replay\n",
-           kTrainWarmupRuns, kTrainTimedRuns);
-    int failures = sweepFamily(o, graphs, count, sets);
     double perFamily[kFamilyCount], lofo[5];
-    for (int depth = 1; depth <= 4; ++depth) lofo[depth] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
+    for (int depth = 4; depth >= 1; --depth) lofo[depth] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
     printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n", lofo[1], lofo[2], lofo[3], lofo[4]);
     lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, kTreeDepth, perFamily);
     printf("~ at depth %d, each family left out:", kTreeDepth);
     for (int f = 0; f < kFamilyCount; ++f) printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
     for (int di = 0; di < o->dimCount; ++di) {
-        Tree* tree = &model.trees[model.treeCount++];
-        fitTree(&sets[di], family, -1, kTreeDepth, tree);
-        printTree(stdout, tree, "~ {", "}");
+        fitTree(&sets[di], family, -1, kTreeDepth, &model.trees[model.treeCount]);
+        printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
         free(sets[di].x), free(sets[di].perf);
     }
-    freeInputs(graphs, count);
     char date[32];
     const time_t now = time(NULL);
     strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
@@ -1668,8 +1543,8 @@ static int trainMain(const Options* o) {
     if (out == NULL || fclose(out) != 0) return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
     Model check;
     failures += !readModel(o->modelPath, &check);  // read back through the run's own validation
-    printf("wrote %s: %d trees of depth <= %d, read back and validated\n", o->modelPath, model.treeCount, kTreeDepth);
-    printf("headline: decider_lofo_vs_oracle_geomean = %.3f\n", lofo[0]);
+    printf("wrote %s: %d trees of depth <= %d, read back and validated\nheadline: decider_lofo_vs_oracle_geomean = %.3f\n",
+           o->modelPath, model.treeCount, kTreeDepth, lofo[0]);
     if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
     puts(failures > 0 ? "FAIL" : "PASS");
     return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
@@ -1685,11 +1560,10 @@ static int byDegree(const void* x, const void* y) {  // lower degree first, then
     return a->degree != b->degree ? (a->degree < b->degree ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
 }
 // snippet: reordering
-// Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together,
-// lowest degree first, so a vertex's neighbours get consecutive ids, and so do two vertices with a
-// common neighbour: rows i and i + 1 come to share columns, which V = 2 turns into fewer loads of B.
-// Each component starts from its lowest-degree vertex (a cheap stand-in for a peripheral one).
-// Returns newId[old vertex].
+// Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together, lowest degree first, so a vertex's
+// neighbours get consecutive ids, and so do two vertices with a common neighbour: rows i and i + 1 come to share columns, which V = 2 turns
+// into fewer loads of B. Each component starts from its lowest-degree vertex (a cheap stand-in for a peripheral one). Returns newId[old
+// vertex].
 static int* rcmOrder(const Csr* a) {
     const int n = a->n;
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
@@ -1728,10 +1602,9 @@ static float weightValue(int layer, int row, int col) {  // in [-1, 1) / 16: a l
     return ((float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f) * 0x1p-4f;
 }
 static double gammaOf(int k) { return k * 0x1p-24 / (1.0 - k * 0x1p-24); }
-// The CPU GCN in double, carrying for every element a bound on how far an fp32 computation in any
-// order can be from it: a sum of k terms whose inputs are each off by e_t is off by at most
-// sum |w_t| e_t + gamma(k + 2) sum |w_t| (|x_t| + e_t); relu does not widen an error. Per layer
-// Y = A (H W): the dense product first (H n x k, W k x m), then the aggregation, relu after layer 1.
+// The CPU GCN in double, carrying for every element a bound on how far an fp32 computation in any order can be from it: a sum of k terms
+// whose inputs are each off by e_t is off by at most sum |w_t| e_t + gamma(k + 2) sum |w_t| (|x_t| + e_t); relu does not widen an error.
+// Per layer Y = A (H W): the dense product first (H n x k, W k x m), then the aggregation, relu after layer 1.
 static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, const float* w, int m, int relu, double* y, double* yErr) {
     double* t = (double*)checkedMalloc((size_t)a->n * m * 2 * sizeof(double));
     double* tErr = t + (size_t)a->n * m;
@@ -1762,16 +1635,14 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
 struct GcnCtx {
     cublasHandle_t blas;
     int n, width[3];
-    const float* x;
-    const float* weight[2];
-    float* transformed[2];  // X W1, then H1 W2
-    float* aggregated[2];   // H1 (relu'd in place), then Z
-    void (*aggregate)(const void*);
+    const float *x, *weight[2];
+    float *transformed[2], *aggregated[2];  // X W1 and H1 W2; H1 (relu'd in place) and Z
+    void (*aggregate)(const void*);         // launchCusparse or launchEngine, on agg[layer]
     LaunchCtx agg[2];
 };
 // snippet: gcn-layer
-// The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of
-// a column-major product), then the SpMM A T at the layer's narrow output width, relu after layer 1.
+// The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of a column-major product), then the SpMM A
+// T at the layer's narrow output width, relu after layer 1.
 static void launchGcn(const void* p) {
     const GcnCtx* g = (const GcnCtx*)p;
     const float one = 1.0f, zero = 0.0f;
@@ -1797,17 +1668,15 @@ static int gcnMatches(GcnCtx* g, const double* want, const double* bound, float*
     CUDA_CHECK(cudaStreamSynchronize(g->agg[0].stream));
     CUDA_CHECK(cudaMemcpy(hostZ, g->aggregated[1], (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
     long long bad = 0, first = -1;
-    for (long long i = 0; i < count; ++i) {
-        if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) bad += 1, first = first < 0 ? i : first;
-    }
+    for (long long i = 0; i < count; ++i) if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) bad += 1, first = first < 0 ? i : first;
     if (bad > 0) {
         fprintf(stderr, "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound %.3g)\n", variant,
                 bad, first / g->width[2], first % g->width[2], hostZ[first], want[first], bound[first]);
     }
     return bad == 0;
 }
-// The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the
-// other; the dense transforms are the same cuBLAS calls in both. Returns the failures.
+// The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the other; the dense transforms are the same
+// cuBLAS calls in both. Returns the failures.
 static int runGcn(const Input* in, const int* width, const Config* chosen, cudaStream_t stream, double* speedup) {
     const int n = in->a.n;
     float *host[3], *dev[3];  // X, W1, W2
@@ -1815,11 +1684,8 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     for (int t = 0; t < 3; ++t) {
         const int rows = t == 0 ? n : width[t - 1], cols = width[t == 0 ? 0 : t];
         host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
-        for (int r = 0; r < rows; ++r) {
-            for (int c = 0; c < cols; ++c) host[t][(size_t)r * cols + c] = t == 0 ? denseValue(r, c) : weightValue(t - 1, r, c);
-        }
-        CUDA_CHECK(cudaMalloc(&dev[t], (size_t)rows * cols * sizeof(float)));
-        CUDA_CHECK(cudaMemcpy(dev[t], host[t], (size_t)rows * cols * sizeof(float), cudaMemcpyHostToDevice));
+        for (int e = 0; e < rows * cols; ++e) host[t][e] = t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
+        dev[t] = (float*)upload(host[t], (size_t)rows * cols * sizeof(float));
         h[t] = (double*)calloc((size_t)n * width[t] * 2, sizeof(double));
     }
     for (size_t i = 0; i < (size_t)n * width[0]; ++i) h[0][i] = host[0][i];  // X is exact: its bounds are 0
@@ -1842,21 +1708,15 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     for (int layer = 0; layer < 2; ++layer) {  // layer's SpMM: from its transform into its aggregation
         const int m = width[layer + 1];
-        const float alpha = 1.0f, beta = 0.0f;
-        size_t bytes = 0;
         g.weight[layer] = dev[layer + 1];
         CUDA_CHECK(cudaMalloc(&g.transformed[layer], (size_t)n * m * sizeof(float)));
         CUDA_CHECK(cudaMalloc(&g.aggregated[layer], (size_t)n * m * sizeof(float)));
         view[layer] = d, view[layer].B = g.transformed[layer], view[layer].C = g.aggregated[layer];
         LaunchCtx* a = &g.agg[layer];
         memset(a, 0, sizeof(*a));
-        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream;
-        a->handle = sparse, a->matA = matA, a->alg = CUSPARSE_SPMM_ALG_DEFAULT;
-        CUSPARSE_CHECK(cusparseCreateDnMat(&a->matB, n, m, m, view[layer].B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-        CUSPARSE_CHECK(cusparseCreateDnMat(&a->matC, n, m, m, view[layer].C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-        CUSPARSE_CHECK(cusparseSpMM_bufferSize(sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                               &alpha, matA, a->matB, &beta, a->matC, CUDA_R_32F, a->alg, &bytes));
-        if (bytes > 0) CUDA_CHECK(cudaMalloc(&a->buffer, bytes));
+        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream, a->handle = sparse, a->matA = matA;
+        a->alg = CUSPARSE_SPMM_ALG_DEFAULT;
+        cusparseOperands(a, 1);
     }
     float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
     void (*aggregators[2])(const void*) = {launchCusparse, launchEngine};
@@ -1870,11 +1730,10 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     }
     if (failures == 0) printf("both runs match the CPU on all %lld elements of Z, each within its propagated bound\n", (long long)n * width[2]);
     *speedup = ratio(ms[0], ms[1]);
-    printf("~ forward pass, mean of %d passes launched from the host: cuSPARSE %.4f ms, decider %.4f ms: %.2fx\n", kTimedRuns,
-           ms[0], ms[1], *speedup);
+    printf("~ forward pass, mean of %d passes launched from the host: cuSPARSE %.4f ms, decider %.4f ms: %.2fx\n", kTimedRuns, ms[0], ms[1], *speedup);
     for (int layer = 0; layer < 2; ++layer) {
-        CUSPARSE_CHECK(cusparseDestroyDnMat(g.agg[layer].matB)); CUSPARSE_CHECK(cusparseDestroyDnMat(g.agg[layer].matC));
-        CUDA_CHECK(cudaFree(g.agg[layer].buffer)); CUDA_CHECK(cudaFree(g.transformed[layer])); CUDA_CHECK(cudaFree(g.aggregated[layer]));
+        cusparseOperands(&g.agg[layer], 0);
+        CUDA_CHECK(cudaFree(g.transformed[layer])); CUDA_CHECK(cudaFree(g.aggregated[layer]));
     }
     CUSPARSE_CHECK(cusparseDestroySpMat(matA)); CUSPARSE_CHECK(cusparseDestroy(sparse)); CUBLAS_CHECK(cublasDestroy(g.blas));
     freeDeviceInput(&d);
@@ -1887,19 +1746,6 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
 }
 
 // ---------------------------------------------------------------- flags, inputs, reports, main
-static int parseDims(const char* text, Options* o) {
-    char copy[256], *tok[kMaxDims + 1];
-    snprintf(copy, sizeof(copy), "%s", text);
-    for (char* c = copy; *c; ++c) *c = *c == ',' ? ' ' : *c;
-    o->dimCount = mmSplit(copy, tok, kMaxDims + 1);
-    if (o->dimCount == 0 || o->dimCount > kMaxDims || strstr(text, ",,") || text[0] == ',' || text[strlen(text) - 1] == ',')
-        return fprintf(stderr, "flag --dims: want 1 to %d widths separated by commas, got '%s'\n", kMaxDims, text), 0;
-    for (int i = 0; i < o->dimCount; ++i) {
-        if (!parseInt(tok[i], 1, kMaxDim, &o->dims[i])) return fprintf(stderr, "flag --dims: '%s' is not an integer from 1 to %d\n", tok[i], kMaxDim), 0;
-        for (int k = 0; k < i; ++k) if (o->dims[k] == o->dims[i]) return fprintf(stderr, "flag --dims: %d appears twice\n", o->dims[i]), 0;
-    }
-    return 1;
-}
 static int parseFlags(int argc, char** argv, Options* o) {
     memset(o, 0, sizeof(*o));
     o->modelPath = kDefaultModelPath, o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
@@ -1907,14 +1753,11 @@ static int parseFlags(int argc, char** argv, Options* o) {
         const char* arg = argv[i];
         if (strcmp(arg, "--small") == 0 || strcmp(arg, "--train") == 0) {
             *(arg[2] == 's' ? &o->small : &o->train) = 1;
-        } else if (strcmp(arg, "--model") == 0 || strcmp(arg, "--dims") == 0) {
-            if (i + 1 >= argc) return fprintf(stderr, "flag %s: needs a value\n", arg), 0;
-            if (arg[2] == 'm') o->modelPath = argv[++i];
-            else if (!parseDims(argv[++i], o)) return 0;
+        } else if (strcmp(arg, "--model") == 0) {
+            if (i + 1 >= argc) return fprintf(stderr, "flag --model: needs a path\n"), 0;
+            o->modelPath = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg), 0;
-        } else if (o->pathCount == kMaxInputs / 2) {
-            return fprintf(stderr, "%s: more than %d files\n", arg, kMaxInputs / 2), 0;
         } else {
             o->paths[o->pathCount++] = argv[i];
         }
@@ -1922,7 +1765,8 @@ static int parseFlags(int argc, char** argv, Options* o) {
     if (o->train && (o->small || o->pathCount > 0))
         return fprintf(stderr, "flag --train: trains on its own generated family (not with --small or files)\n"), 0;
     if (o->small && o->pathCount > 0) return fprintf(stderr, "flag --small: chooses its own inputs, so it takes no files\n"), 0;
-    if (o->dimCount == 0) o->dimCount = o->small ? 2 : 5, memcpy(o->dims, o->small ? kSmallDims : kDefaultDims, (size_t)o->dimCount * sizeof(int));
+    o->dimCount = o->small ? 2 : 5;
+    memcpy(o->dims, o->small ? kSmallDims : kDefaultDims, (size_t)o->dimCount * sizeof(int));
     return 1;
 }
 static Input* addInput(Input* inputs, int* count, const char* name, const char* about) {
@@ -1941,8 +1785,8 @@ static void addReordered(Input* inputs, int* count, int from, const Options* o) 
     free(newId);
     in->reorderedFrom = from, in->sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
 }
-// The inputs: the files named, or the word graph and the six generated ones (and three reordered).
-// Files are read first, so a bad one is refused before anything takes time.
+// The inputs: the files named, or the word graph and the six generated ones (and three reordered). Files are read first, so a bad one is
+// refused before anything takes time.
 static int buildInputs(const Options* o, Input* inputs, int* count) {
     char name[48], about[160];
     *count = 0;
@@ -1977,39 +1821,33 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
     }
     return 1;
 }
-// The paper's MAC-job gap (its eq. 1): with F columns a lane, the warp on a row's last segment does
-// dim mod 32F columns' work where the others do min(dim, 32F); idle lane-columns per row beside it.
-static void printGapTable(const Options* o) {
+// The host part: facts and features of every input, the MAC-job gap, the decider's picks with the paths to them, and the random picks
+// (Table 5's baseline), all before the first CUDA call.
+static void hostPart(const Options* o, const Model* model, Input* inputs, int count, Config* predicted, Config* drawn) {
+    printf("SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector (1, 2, 4), S rows\ncut into pieces of SG vectors. %d inputs; dims", count);
+    for (int i = 0; i < o->dimCount; ++i) printf(" %d", o->dims[i]);
+    printf(". Features as in the paper's Table 3.\n");
+    for (int i = 0; i < count; ++i) {
+        const Input* from = &inputs[inputs[i].reorderedFrom >= 0 ? inputs[i].reorderedFrom : i];
+        analyseInput(&inputs[i]);
+        const double* f = inputs[i].feature;
+        if (from == &inputs[i]) {
+            printf("%s: %s\n  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max %.0f, cv %.2f, cv_hat %.2f\n", inputs[i].name,
+                   inputs[i].about, f[fN], f[fNHat], f[fNnz], f[fDelta], f[fD], f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
+            printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f\n", f[fRho], f[fB], f[fBMax], f[fPr2],
+                   inputs[i].pcsr[0].splitGranularity, inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
+        } else printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n", inputs[i].name, from->feature[fPr2],
+                    inputs[i].feature[fPr2], from->feature[fB], inputs[i].feature[fB], inputs[i].sweepDims);
+    }
+    // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F columns' work where the others do
+    // min(dim, 32F); beside it the lane-columns left idle.
     printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
     for (int i = 0; i < o->dimCount; ++i) {
         const int dim = o->dims[i];
         printf("  dim %3d:", dim);
-        for (int F = 1; F <= maxFFor(dim); ++F) {
-            const int tn = dim < kWarpSize * F ? dim : kWarpSize * F, tr = dim % (kWarpSize * F);
-            printf(" F%d %d/%d", F, tr == 0 ? 0 : tn - tr, ceilDiv(dim, kWarpSize * F) * kWarpSize * F - dim);
-        }
+        for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize) printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0, ceilDiv(dim, w) * w - dim);
         printf("\n");
     }
-}
-// The host part: facts and features of every input, the decider's picks with their paths, and the
-// random picks (Table 5's baseline), all before the first CUDA call.
-static void hostPart(const Options* o, const Model* model, Input* inputs, int count, Config* predicted, Config* drawn) {
-    printf("SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector (1, 2, 4), S rows\n");
-    printf("cut into pieces of SG vectors. %d inputs; dims", count);
-    for (int i = 0; i < o->dimCount; ++i) printf(" %d", o->dims[i]);
-    printf(". Features as in the paper's Table 3.\n");
-    for (int i = 0; i < count; ++i) {
-        analyseInput(&inputs[i]);
-        const int from = inputs[i].reorderedFrom;
-        if (from < 0) {
-            printInputFacts(&inputs[i]);
-        } else {
-            printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n", inputs[i].name,
-                   inputs[from].feature[fPr2], inputs[i].feature[fPr2], inputs[from].feature[fB], inputs[i].feature[fB],
-                   inputs[i].sweepDims);
-        }
-    }
-    printGapTable(o);
     printf("The decider (%s, trained on %s): its pick at each dim, and the path through the tree to it\n", model->path,
            model->provenance[0] ? model->provenance : "an unnamed GPU");
     uint64_t state = kSeedRandomConfig;
@@ -2021,20 +1859,19 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
             predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why, sizeof(why));
             drawn[k] = space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
             configName(predicted[k], name, sizeof(name));
-            if (inputs[i].reorderedFrom < 0 && di < inputs[i].sweepDims) printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
+            if (inputs[i].reorderedFrom < 0) printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
         }
     }
     printf("Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d to %d calls (%.1f ms\n",
            kWarmupRuns, kTimedRuns, kMaxTimedRuns, kMinWindowMs);
-    printf("or more) timed as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n",
-           kDefaultW, kDefaultF, kDefaultV, kDefaultS);
+    printf("or more) timed as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n", kDefaultW,
+           kDefaultF, kDefaultV, kDefaultS);
 }
 static double geomean(double logSum, int count) { return count > 0 ? exp(logSum / count) : 0.0; }
 // snippet: table5
-// The oracle over cuSPARSE and the paper's Table 5: best time / time of the decider's pick and of
-// the random one, geometric means per input (over dims) and per dim (over inputs), then overall.
-static void printOracleTables(const Options* o, const Input* inputs, int count, const DimResult* results,
-                              const Config* predicted, const Config* drawn) {
+// The oracle over cuSPARSE and the paper's Table 5: best time / time of the decider's pick and of the random one, geometric means per input
+// (over dims) and per dim (over inputs), then overall.
+static void printOracleTables(const Options* o, const Input* inputs, int count, const DimResult* results, const Config* predicted, const Config* drawn) {
     double dimLog[kMaxDims][3] = {{0}}, all[4] = {0, 0, 0, 0}, minSpeedup = 0.0;
     int dimCount[kMaxDims] = {0}, allCount = 0;
     printf("Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its worst dim, and the\n");
@@ -2057,32 +1894,27 @@ static void printOracleTables(const Options* o, const Input* inputs, int count, 
         printf("~ %-18s %9.2f %6.2f %8.3f %7.3f\n", inputs[i].name, geomean(logs[0], n), worst, geomean(logs[1], n), geomean(logs[2], n));
     }
     printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %8s %7s\n", "dim", "best/cuSP", "", "decider", "random");
-    for (int di = 0; di < o->dimCount; ++di) {
-        printf("~ %-18d %9.2f %6s %8.3f %7.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]), "",
-               geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
-    }
-    printf("~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\n", minSpeedup >= 1.0 ? "met" : "missed");
-    printf("headline: oracle_vs_cusparse_geomean = %.2f\n", geomean(all[0], allCount));
-    printf("headline: oracle_vs_cusparse_min = %.2f\n", minSpeedup);
-    printf("~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\n", geomean(all[1], allCount) >= 0.97 ? "met" : "missed");
-    printf("headline: decider_vs_oracle_geomean = %.3f\n", geomean(all[1], allCount));
-    printf("headline: random_vs_oracle_geomean = %.3f\n", geomean(all[2], allCount));
-    printf("headline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[3], allCount));
+    for (int di = 0; di < o->dimCount; ++di)
+        printf("~ %-18d %9.2f %6s %8.3f %7.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]), "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
+    printf("~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\nheadline: oracle_vs_cusparse_geomean = %.2f\n"
+           "headline: oracle_vs_cusparse_min = %.2f\n", minSpeedup >= 1.0 ? "met" : "missed", geomean(all[0], allCount), minSpeedup);
+    printf("~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: decider_vs_oracle_geomean = %.3f\n"
+           "headline: random_vs_oracle_geomean = %.3f\nheadline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[1], allCount) >= 0.97 ? "met" : "missed",
+           geomean(all[1], allCount), geomean(all[2], allCount), geomean(all[3], allCount));
 }
 // end snippet
-// The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on
-// the reordered ids, and the best configuration on the ids as given.
+// The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on the reordered ids, and the best
+// configuration on the ids as given.
 static void printReorderTable(const Options* o, const Input* inputs, int count, const DimResult* results) {
     printf("Reordering (the paper's Table 6): speedups over cuSPARSE on the ids as given\n");
     printf("  %-18s %4s %10s %8s %8s\n", "input", "dim", "cuSPARSE-r", "best", "best-r");
     printf("plotspec: reorder | bar | Best configuration over cuSPARSE, without and with RCM | input | speedup\n");
     double gain = 0.0;
     int gains = 0;
-    for (int i = 0; i < count; ++i) {
-        const int from = inputs[i].reorderedFrom;
-        if (from < 0) continue;
+    for (int i = 0, from = 0; i < count; ++i) {
         double logs[2] = {0, 0};
         int n = 0;
+        if ((from = inputs[i].reorderedFrom) < 0) continue;
         for (int di = 0; di < inputs[i].sweepDims; ++di) {
             const DimResult *before = &results[from * o->dimCount + di], *after = &results[i * o->dimCount + di];
             if (before->best < 0 || after->best < 0) continue;
@@ -2098,37 +1930,31 @@ static void printReorderTable(const Options* o, const Input* inputs, int count, 
 }
 // The GPU part: sweep every input, print its rows, then the tables, the reordering and the GCN.
 static int gpuPart(const Options* o, Input* inputs, int count, const Config* predicted, const Config* drawn, const Model* model) {
-    cudaDeviceProp prop;
-    printDevice(&prop);
     cudaStream_t stream;
     cusparseHandle_t handle;
     CUDA_CHECK(cudaStreamCreate(&stream));  // a blocking stream: the checks' plain copies wait for it
     CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
     DimResult* results = (DimResult*)calloc((size_t)count * o->dimCount, sizeof(DimResult));
-    int failures = 0;
+    int failures = 0, reordered = 0;
     printf("GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel and the default\n");
     printf("over the faster cuSPARSE algorithm, and the decider's and the random pick's share of the best\n");
-    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}", "basic", "best",
-           "{config}", "best", "basic", "dflt", "decider", "random");
+    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}", "basic", "best", "{config}", "best",
+           "basic", "dflt", "decider", "random");
     for (int i = 0; i < count; ++i) {
-        const int wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[i * o->dimCount]);
+        const int k = i * o->dimCount, wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
         if (wrong == 0) printf("%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the CPU\n", inputs[i].name, inputs[i].a.nnz);
         else printf("%s (nnz %d): %d variants fail their check (stderr names them)\n", inputs[i].name, inputs[i].a.nnz, wrong);
-        failures += wrong;
-        for (int di = 0; di < inputs[i].sweepDims; ++di) {
-            printDimRow(&inputs[i], &results[i * o->dimCount + di], predicted[i * o->dimCount + di], drawn[i * o->dimCount + di]);
-        }
+        for (int di = 0; di < inputs[i].sweepDims; ++di) printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
+        failures += wrong, reordered += inputs[i].reorderedFrom >= 0;
         fflush(stdout);
     }
     CUSPARSE_CHECK(cusparseDestroy(handle));
     printOracleTables(o, inputs, count, results, predicted, drawn);
-    int reordered = 0;
-    for (int i = 0; i < count; ++i) reordered += inputs[i].reorderedFrom >= 0;
     if (reordered > 0) printReorderTable(o, inputs, count, results);
     free(results);
     // snippet: gcn-run
-    // The GCN runs on the community graph (on the first file when files are given), its two
-    // aggregations on the decider's picks at the layers' widths.
+    // The GCN runs on the community graph (on the first file when files are given), its two aggregations on the decider's picks at the
+    // layers' widths.
     int gcn = 0;
     for (int i = 0; i < count; ++i) gcn = strcmp(inputs[i].name, "community") == 0 ? i : gcn;
     const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden, kGcnClasses};
@@ -2144,35 +1970,31 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     double speedup = 0.0;
     failures += runGcn(&inputs[gcn], width, chosen, stream, &speedup);
     // end snippet
-    printf("~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\n", speedup >= 1.4 ? "met" : "missed");
-    printf("headline: gcn_speedup = %.2f\n", speedup);
+    printf("~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\nheadline: gcn_speedup = %.2f\n", speedup >= 1.4 ? "met" : "missed", speedup);
     CUDA_CHECK(cudaStreamDestroy(stream));
     return failures;
 }
 int main(int argc, char** argv) {
-    for (int a = 1; a < argc; ++a) {
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) return fputs(kUsage, stdout), EXIT_SUCCESS;
-    }
+    for (int a = 1; a < argc; ++a) if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) return fputs(kUsage, stdout), EXIT_SUCCESS;
     Options o;
     if (!parseFlags(argc, argv, &o)) return EXIT_FAILURE;
     if (o.train) return trainMain(&o);
-    Input* inputs = (Input*)calloc(kMaxInputs, sizeof(Input));
+    Input* inputs = (Input*)calloc((size_t)o.pathCount + kMaxInputs, sizeof(Input));
     Model* model = (Model*)calloc(1, sizeof(Model));
-    int count = 0;
-    if (!buildInputs(&o, inputs, &count) || !readModel(o.modelPath, model)) {
-        freeInputs(inputs, count), free(model);
-        return EXIT_FAILURE;
+    int count = 0, status = EXIT_FAILURE;
+    if (readModel(o.modelPath, model) && buildInputs(&o, inputs, &count)) {  // both refuse bad input before anything takes time
+        Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount * sizeof(Config));  // the decider's, the random ones
+        hostPart(&o, model, inputs, count, picks, picks + count * o.dimCount);
+        status = 2;
+        cudaDeviceProp prop;
+        if (deviceFound(&prop)) {
+            const int failures = gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model);
+            if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
+            puts(failures > 0 ? "FAIL" : "PASS");
+            status = failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        }
+        free(picks);
     }
-    Config* predicted = (Config*)checkedMalloc((size_t)count * o.dimCount * sizeof(Config));
-    Config* drawn = (Config*)checkedMalloc((size_t)count * o.dimCount * sizeof(Config));
-    hostPart(&o, model, inputs, count, predicted, drawn);
-    int status = 2;
-    if (deviceFound()) {
-        const int failures = gpuPart(&o, inputs, count, predicted, drawn, model);
-        if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
-        puts(failures > 0 ? "FAIL" : "PASS");
-        status = failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-    }
-    freeInputs(inputs, count), free(model), free(predicted), free(drawn);
+    freeInputs(inputs, count), free(model);
     return status;
 }
