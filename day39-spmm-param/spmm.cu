@@ -161,7 +161,7 @@ static Config makeConfig(int W, int F, int V, int S) {
 // A node of a decision tree: a split (go left when feature <= threshold) or, when feature < 0, a leaf.
 struct TreeNode { int feature; double threshold; int left, right; Config leaf; };
 struct Tree { int dim, nodeCount; TreeNode nodes[kMaxTreeNodes]; };
-struct Model { char path[256], provenance[160]; int treeCount; Tree trees[kMaxDims]; };  // provenance: the "# gpu:" line
+struct Model { char path[256], provenance[160], lofo[64]; int treeCount; Tree trees[kMaxDims]; };  // the "# gpu:", "# leave-one..." lines
 struct Options { int small, train, dims[kMaxDims], dimCount, pathCount; const char* modelPath; char** paths; };
 
 // ---------------------------------------------------------------- input loader and generators
@@ -1202,9 +1202,9 @@ static Config predict(const Tree* tree, const double* x, int dim, char* why, siz
 //   end                                      after the last tree
 // Children have larger ids than their parent, so every walk ends at a leaf.
 static char* nextModelLine(MmLines* r, int* err, char** tok, int* n, Model* m) {
-    char* s;
-    while ((s = mmNextLine(r, err)) != NULL) {
+    for (char* s; (s = mmNextLine(r, err)) != NULL;) {
         if (strncmp(s, "# gpu: ", 7) == 0) snprintf(m->provenance, sizeof(m->provenance), "%s", s + 7);
+        if (strncmp(s, "# leave-one-family-out: ", 24) == 0) snprintf(m->lofo, sizeof(m->lofo), "%s", s + 24);
         if (s[0] != '#' && (*n = mmSplit(s, tok, 8)) > 0) return s;
     }
     return NULL;
@@ -1842,14 +1842,13 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
     // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F columns' work where the others do
     // min(dim, 32F); beside it the lane-columns left idle.
     printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
-    for (int i = 0; i < o->dimCount; ++i) {
-        const int dim = o->dims[i];
-        printf("  dim %3d:", dim);
+    for (int i = 0, dim = 0; i < o->dimCount; ++i) {
+        printf("  dim %3d:", dim = o->dims[i]);
         for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize) printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0, ceilDiv(dim, w) * w - dim);
         printf("\n");
     }
-    printf("The decider (%s, trained on %s): its pick at each dim, and the path through the tree to it\n", model->path,
-           model->provenance[0] ? model->provenance : "an unnamed GPU");
+    printf("The decider (%s, trained on %s; left one family out it scored %s): its pick at each dim, and the path to it\n",
+           model->path, model->provenance[0] ? model->provenance : "an unnamed GPU", model->lofo[0] ? model->lofo : "unknown");
     uint64_t state = kSeedRandomConfig;
     for (int i = 0; i < count; ++i) {
         for (int di = 0; di < o->dimCount; ++di) {
