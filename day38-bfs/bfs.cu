@@ -48,6 +48,7 @@ static const int kHeavyDegree = 256, kPieceEdges = 256;
 static const int kNoHeavyDegree = INT_MAX;   // "no vertex is heavy": mappings without pieces
 static const int kLightEdges = 4;           // light edges a thread takes at a time: four loads in flight per lane
 static const int kOutboxSlots = 1024;       // a block's claims between flushes; the rare overflow appends alone
+static const int kAloneEdges = 4 * kWarpSize, kLoopWindows = 2;  // block loop: warp 0 alone up to 4 windows; 2 in flight
 static const int kSearchBlocksPerSm = 6;     // blocks the search kernels keep resident: more warps, a few spills (notes.md)
 // Graph500 Kronecker generator (Graph500 specification, section 3).
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;  // D = 1 - A - B - C
@@ -82,8 +83,7 @@ static_assert(kLoopBlockThreads <= 1024, "the block scan keeps one total per war
 // direction, rows sorted, no self-loops or repeats. labels: NULL, or vertexCount strings of kMaxLabelLength + 1.
 typedef struct {
     int vertexCount, *rowOffsets, *colIndices;  // vertexCount + 1, 2 * edgeCount
-    char* labels;
-    long long edgeCount, pairCount, selfLoops;  // undirected edges; the pairs it was built from, the self-loops among them
+    char* labels; long long edgeCount, pairCount, selfLoops;  // undirected edges; the pairs it was built from, the self-loops among them
 } Graph;
 // One CPU search, kept for the judge: exact distances and each level's size.
 typedef struct {
@@ -94,24 +94,17 @@ typedef struct {
 // Every device array one search touches: the frontiers in one queue, level after level, like the CPU's order; counts[2L]
 // level L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per vertex; scratch copies, a sink.
 typedef struct {
-    int vertexCount, entryCount, pieceCapacity, visitedWords;
-    int *rowOffsets, *colIndices, *dist, *queue, *scratchDist;
+    int vertexCount, entryCount, pieceCapacity, visitedWords; int *rowOffsets, *colIndices, *dist, *queue, *scratchDist;
     unsigned int *visited, *scratchVisited, *counts;  // counts: 2 * (vertexCount + 1)
-    int2* pieces;
-    unsigned long long* sink;
-    const int* hostRowOffsets;           // the host's copy, to size grids without a round trip
+    int2* pieces; unsigned long long* sink; const int* hostRowOffsets;           // the host's copy, to size grids without a round trip
     int gridLoopBlocks, residentBlocks;  // co-resident blocks of the cooperative and of the edge-balanced kernel
     size_t stateShared, graphShared;     // the block loop's dynamic shared bytes for the state, and for the graph too; 0: no fit
 } DeviceBfs;
 // What a kernel needs to expand one level, by value. capacity: vertexCount (no queue holds more distinct vertices);
 // pieceCapacity: entries / kPieceEdges + vertexCount (every heavy list cut up); heavyDegree: kHeavyDegree or kNoHeavyDegree.
 typedef struct {
-    const int *rowOffsets, *colIndices;
-    int *dist, *queue;
-    unsigned int *visited, *counts;
-    int2* pieces;
-    unsigned long long* sink;
-    int capacity, pieceCapacity, heavyDegree;
+    const int *rowOffsets, *colIndices; int *dist, *queue; unsigned int *visited, *counts; int2* pieces;
+    unsigned long long* sink; int capacity, pieceCapacity, heavyDegree;
 } BfsArrays;
 // Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece list.
 typedef struct { int level, start, size, pieceStart, pieceSize; } LevelWindow;
@@ -129,8 +122,7 @@ typedef struct { int scale, roots, small, full; const char *matrixPath, *wordsPa
 // splitmix64: a fixed-seed generator written out here, so the Kronecker graph and the roots are the same everywhere.
 static uint64_t splitmix64(uint64_t* state) {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL; z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
 static int degreeOf(const Graph* g, int v) { return g->rowOffsets[v + 1] - g->rowOffsets[v]; }
@@ -144,15 +136,13 @@ static void freeGraph(Graph* g) { free(g->rowOffsets), free(g->colIndices), free
 // Room for `need` elements of `size` bytes in *p, by doubling; 0 when out of memory (readers grow with what they read).
 static int reserve(void** p, long long* cap, long long need, size_t size) {
     if (need <= *cap) return 1;
-    const long long c = need > 2 * *cap ? (need > 1024 ? need : 1024) : 2 * *cap;
-    void* bigger = realloc(*p, (size_t)c * size);
+    const long long c = need > 2 * *cap ? (need > 1024 ? need : 1024) : 2 * *cap; void* bigger = realloc(*p, (size_t)c * size);
     if (bigger != NULL) *p = bigger, *cap = c;
     return bigger != NULL;
 }
 // One stable counting-sort pass of 64-bit keys by their digit (key >> shift) & (2^bits - 1). count: 2^bits slots.
 static void radixPass(const uint64_t* in, uint64_t* out, long long n, int shift, int bits, long long* count) {
-    const uint64_t mask = (1ULL << bits) - 1;
-    memset(count, 0, sizeof(long long) << bits);
+    const uint64_t mask = (1ULL << bits) - 1; memset(count, 0, sizeof(long long) << bits);
     for (long long i = 0; i < n; ++i) ++count[in[i] >> shift & mask];
     for (long long digit = 0, sum = 0; digit <= (long long)mask; ++digit) sum += count[digit], count[digit] = sum - count[digit];
     for (long long i = 0; i < n; ++i) out[count[in[i] >> shift & mask]++] = in[i];
@@ -169,8 +159,7 @@ static int buildCsr(int vertexCount, const int* pairs, long long pairCount, Grap
     while (bits < 31 && (1LL << bits) < vertexCount) ++bits;
     const int digit = (bits + 1) / 2;
     uint64_t *key = (uint64_t*)malloc(sizeof(uint64_t) * (size_t)(entries + 1)), *spare = (uint64_t*)malloc(sizeof(uint64_t) * (size_t)(entries + 1));
-    long long* count = (long long*)malloc(sizeof(long long) << digit);
-    g->rowOffsets = (int*)calloc((size_t)vertexCount + 1, sizeof(int));
+    long long* count = (long long*)malloc(sizeof(long long) << digit); g->rowOffsets = (int*)calloc((size_t)vertexCount + 1, sizeof(int));
     g->colIndices = (int*)malloc(sizeof(int) * (size_t)(entries > 0 ? entries : 1));
     const int ok = key && spare && count && g->rowOffsets && g->colIndices;
     for (long long p = 0; ok && p < pairCount; ++p) {
@@ -178,9 +167,7 @@ static int buildCsr(int vertexCount, const int* pairs, long long pairCount, Grap
         if (a != b) key[write++] = a << 32 | b, key[write++] = b << 32 | a;
     }
     for (int pass = 0; ok && pass < 4; ++pass) {  // column low digit, column high digit, row low digit, row high digit
-        radixPass(key, spare, entries, (pass / 2) * 32 + (pass % 2) * digit, digit, count);
-        uint64_t* sorted = spare;
-        spare = key, key = sorted;
+        radixPass(key, spare, entries, (pass / 2) * 32 + (pass % 2) * digit, digit, count); uint64_t* sorted = spare; spare = key, key = sorted;
     }
     write = 0;
     for (long long i = 0; ok && i < entries; ++i) {
@@ -475,8 +462,7 @@ static int mmRead(const char* path, MmMatrix* m) {
 // 0 (repeats and self-loops are dropped by buildCsr). A label is positional: a blank line among them is an empty label;
 // elsewhere blank lines are skipped. A line is read whole, so a fault is named for what it is. 1: refused, said why.
 static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
-    int err = 0, n = 0, over;
-    char *s, *tok[3];
+    int err = 0, n = 0, over; char *s, *tok[3];
     while ((s = mmNextLine(r, &err)) && (s[0] == '#' || (n = mmSplit(s, tok, 3)) == 0)) {}
     if (!s) return err ? 1 : (r->line++, mmFail(r, "end of file before the header line `V E`"));
     if (n != 2) return mmFail(r, "header must be `V E`, two counts, found %d fields", n);
@@ -494,8 +480,7 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
         if (length > (size_t)kMaxLabelLength)
             return mmFail(r, "label of vertex %d is %zu characters, longer than the %d the word-graph tool writes", v, length, kMaxLabelLength);
         if (!reserve((void**)&g->labels, &cap, v + 1, kMaxLabelLength + 1)) return mmFail(r, "out of host memory after %d labels", v);
-        memcpy(labelOf(g, v), s, length + 1);
-        g->vertexCount = v + 1;
+        memcpy(labelOf(g, v), s, length + 1); g->vertexCount = v + 1;
     }
     cap = 0;
     for (*edges = 0; *edges < count[1]; ++*edges) {
@@ -515,13 +500,10 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
     return err;
 }
 static int loadWordGraph(const char* path, Graph* g) {
-    memset(g, 0, sizeof(*g));
-    MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
+    memset(g, 0, sizeof(*g)); MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
     if (r.f == NULL) return fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)), 0;
-    r.buf = (char*)malloc((size_t)r.cap);
-    int* pairs = NULL;
-    long long edges = 0;
-    int failed = r.buf == NULL ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : readWordGraph(&r, g, &pairs, &edges);
+    r.buf = (char*)malloc((size_t)r.cap); int* pairs = NULL;
+    long long edges = 0; int failed = r.buf == NULL ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : readWordGraph(&r, g, &pairs, &edges);
     if (!failed && !buildCsr(g->vertexCount, pairs, edges, g)) failed = (fprintf(stderr, "%s: out of host memory for the graph\n", path), 1);
     free(r.buf), fclose(r.f), free(pairs);
     if (failed) freeGraph(g);
@@ -555,8 +537,7 @@ static int loadMatrixMarketGraph(const char* path, Graph* g, MmMatrix* file) {
 // C and D = 1 - A - B - C; the vertex numbers are then permuted (fixed seed), as Graph500 does. 0: out of host memory.
 static int generateKronecker(int scale, Graph* g) {
     memset(g, 0, sizeof(*g));  // no labels: tables print v<number>
-    const int vertexCount = 1 << scale;
-    const long long pairCount = (long long)kKronEdgeFactor * vertexCount;
+    const int vertexCount = 1 << scale; const long long pairCount = (long long)kKronEdgeFactor * vertexCount;
     int *pairs = (int*)malloc(sizeof(int) * 2 * (size_t)pairCount), *permutation = (int*)malloc(sizeof(int) * (size_t)vertexCount);
     const int ok = pairs != NULL && permutation != NULL;
     const double unit = 4294967296.0;  // thresholds on a 32-bit draw: one splitmix64 call gives two draws
@@ -609,10 +590,8 @@ static int bfsCpu(const Graph* g, int source, int* dist, int* order, int* levelS
 // end snippet
 // The CPU search from `source`, kept for the judge; Graph500 counts the component's undirected edges once each.
 static void recordSearch(const Graph* g, int source, int* order, int* levelStart, Search* s) {
-    s->source = source;
-    s->dist = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
-    s->levels = bfsCpu(g, source, s->dist, order, levelStart);
-    s->reached = levelStart[s->levels];
+    s->source = source, s->dist = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
+    s->levels = bfsCpu(g, source, s->dist, order, levelStart), s->reached = levelStart[s->levels];
     s->levelSize = (int*)malloc(sizeof(int) * (size_t)s->levels);
     for (int l = 0; l < s->levels; ++l) s->levelSize[l] = levelStart[l + 1] - levelStart[l];
     long long degreeSum = 0;
@@ -624,9 +603,7 @@ static void freeSearch(Search* s) { free(s->dist), free(s->levelSize), s->dist =
 // ---- Host analysis: degrees and the work of every level, counted from the graph ----
 
 static void printDegreeStats(const Graph* g, const char* title) {
-    int* degrees = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
-    int hub = 0, degreeOne = 0, degreeZero = 0, heavy = 0;
-    char name[24];
+    int* degrees = (int*)malloc(sizeof(int) * (size_t)g->vertexCount); int hub = 0, degreeOne = 0, degreeZero = 0, heavy = 0; char name[24];
     for (int v = 0, d; v < g->vertexCount; ++v)
         d = degrees[v] = degreeOf(g, v), degreeOne += d == 1, degreeZero += d == 0, heavy += d >= kHeavyDegree, hub = d > degreeOf(g, hub) ? v : hub;
     qsort(degrees, (size_t)g->vertexCount, sizeof(int), compareInts);
@@ -639,11 +616,9 @@ static void printDegreeStats(const Graph* g, const char* title) {
 // vertex: a warp of 32 vertices runs as long as its widest; warp per vertex: ceil(degree / 32) steps). No clock.
 static void printLevelWork(const Graph* g, const int* order, const int* levelStart, int levels) {
     printf("%6s %9s %9s %8s %6s %6s %12s %12s  %s\n", "level", "frontier", "edges", "max deg", "heavy", "warps", "thread slots", "warp slots", "busiest");
-    long long totalEdges = 0, totalThreadSlots = 0, totalWarpSlots = 0;
-    char name[24];
+    long long totalEdges = 0, totalThreadSlots = 0, totalWarpSlots = 0; char name[24];
     for (int l = 0; l < levels; ++l) {
-        const int begin = levelStart[l], end = levelStart[l + 1];
-        long long edges = 0, threadSlots = 0, warpSlots = 0;
+        const int begin = levelStart[l], end = levelStart[l + 1]; long long edges = 0, threadSlots = 0, warpSlots = 0;
         int maxDegree = -1, busiest = order[begin], warpMax = 0, heavy = 0;
         for (int k = begin; k < end; ++k) {
             const int d = degreeOf(g, order[k]), lane = (k - begin) & (kWarpSize - 1);
@@ -665,8 +640,7 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
 // The source rule: BFS from every vertex, keep those whose search needs the most levels, and of them take the
 // first label in strcmp order: the most levels make the most launches and round trips, this lesson's case.
 static int chooseWordSource(const Graph* g, int* order, int* levelStart, int* dist, int* mostLevels, int* tied) {
-    int best = -1;
-    *mostLevels = *tied = 0;
+    int best = -1; *mostLevels = *tied = 0;
     for (int v = 0; v < g->vertexCount; ++v) {
         const int levels = bfsCpu(g, v, dist, order, levelStart);
         if (levels > *mostLevels) *mostLevels = levels, *tied = 1, best = v;
@@ -679,11 +653,9 @@ static int chooseRoots(const Graph* g, int wanted, int* roots) {
     long long candidates = 0;
     for (int v = 0; v < g->vertexCount; ++v) candidates += degreeOf(g, v) > 0;
     if (wanted > candidates) wanted = (int)candidates;
-    uint64_t state = kRootSeed;
-    int found = 0;
+    uint64_t state = kRootSeed; int found = 0;
     while (found < wanted) {
-        const int v = (int)(splitmix64(&state) % (uint64_t)g->vertexCount);
-        int fresh = degreeOf(g, v) > 0;
+        const int v = (int)(splitmix64(&state) % (uint64_t)g->vertexCount); int fresh = degreeOf(g, v) > 0;
         for (int k = 0; k < found && fresh; ++k) fresh = roots[k] != v;
         if (fresh) roots[found++] = v;
     }
@@ -834,7 +806,7 @@ __device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* ou
 // Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges edges when claimed; every
 // warp of the grid takes pieces in turn, so 400 warps walk a hub of 100,000 edges. Light ones: a block takes blockDim.x,
 // scans their degrees and deals edge k to thread k % blockDim.x (a binary search finds its owner), kLightEdges at a
-// time. Shared by the host loop's kernel, the grid loop and the block loop (no pieces, no outbox).
+// time. Shared by the host loop's kernel and the grid loop (the block loop has its own level, loopLevel).
 // snippet: expand-balanced
 template <bool kShared, int kUpTo>
 __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals, Outbox* outbox) {
@@ -899,33 +871,102 @@ __device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
     next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
     return next;
 }
-// Device loop 1: the whole search in one block, dist, queue, counters and visited bits in shared memory, and with
-// graphOnChip the graph too: no read of a level leaves the SM. A level ends at a barrier, not a launch and a copy. One
-// SM does all the work, which wins only while the levels are small, as the word graph's are. Then it copies out.
-// Launch: <<<1, kLoopBlockThreads, stateShared or graphShared bytes (uploadGraph)>>>.
+// The block loop's claim, its own: the compare-and-swap on dist, the filter read first (notes.md: the bitmap cost it).
+// kCount windows of a warp's 32 edges (edge < 0: none), loads first; a ballot gives the winners their slots from `tail`
+// on, with one atomicAdd a warp and window on the shared counter, or none for warp 0 alone (its count in a register).
+template <bool kAlone, int kCount>
+__device__ void claimWindows(const BfsArrays& a, int level, int tail, const int (&edge)[kCount], unsigned int* count) {
+    const unsigned int lane = threadIdx.x % kWarpSize, below = (1u << lane) - 1u;
+    int v[kCount];
+    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 ? a.colIndices[edge[j]] : -1;
+    for (int j = 0; j < kCount; ++j) v[j] = v[j] >= 0 && *(volatile int*)&a.dist[v[j]] == -1 ? v[j] : -1;
+    for (int j = 0; j < kCount; ++j) v[j] = v[j] >= 0 && atomicCAS(&a.dist[v[j]], -1, level + 1) == -1 ? v[j] : -1;  // -1: not won
+    for (int j = 0; j < kCount; ++j) {
+        const unsigned int mask = __ballot_sync(~0u, v[j] >= 0), leader = __ffs(mask) - 1;  // mask: the same in every lane
+        const unsigned int base = kAlone ? *count : mask == 0u ? 0u : __shfl_sync(~0u, lane == leader ? atomicAdd(count, __popc(mask)) : 0u, leader);
+        if (kAlone) *count += __popc(mask);
+        if (v[j] >= 0 && tail + base + __popc(mask & below) < a.capacity) a.queue[tail + base + __popc(mask & below)] = v[j];
+    }
+}
+// One level of the block loop: by warp 0 alone (kAlone: at most 32 vertices, __syncwarp for barriers) or by the block in
+// chunks of blockDim.x vertices. Thread i holds vertex i's first edge (owners) and where its edges begin among its warp's
+// (scan); after one barrier each warp scans the warp totals itself and walks its own run of the chunk's edges. A reached
+// vertex has an edge (the one it came by), so first edges strictly increase: a window of 32 edges holds at most 32 starts
+// after its first, one bit each in a warp's OR; a lane's owner is the first owner plus the starts up to it. -1: too big alone.
+template <bool kAlone>
+__device__ int loopLevel(const BfsArrays& a, int level, int start, int size, int* scratch) {
+    int *scan = scratch, *owners = scratch + kLoopBlockThreads, *warpTotals = scratch + 2 * kLoopBlockThreads;
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = kAlone ? 1 : blockDim.x / kWarpSize;
+    unsigned int count = 0u, *counter = kAlone ? &count : &a.counts[2 * (level + 1)];
+    for (int chunk = 0; chunk < size; chunk += blockDim.x) {
+        const int vertices = min(size - chunk, (int)blockDim.x), u = threadIdx.x < vertices ? a.queue[start + chunk + threadIdx.x] : 0;
+        const int begin = threadIdx.x < vertices ? a.rowOffsets[u] : 0, degree = threadIdx.x < vertices ? a.rowOffsets[u + 1] - begin : 0;
+        int inclusive = degree, offset;
+        for (int d = 1, y; d < kWarpSize; d *= 2) y = __shfl_up_sync(~0u, inclusive, d), inclusive += lane >= d ? y : 0;
+        scan[threadIdx.x] = inclusive - degree, owners[threadIdx.x] = begin;
+        if (lane == kWarpSize - 1) warpTotals[warp] = inclusive;
+        kAlone ? __syncwarp() : __syncthreads();
+        offset = lane < warps ? warpTotals[lane] : 0;
+        for (int d = 1, y; d < (kAlone ? 1 : kWarpSize); d *= 2) y = __shfl_up_sync(~0u, offset, d), offset += lane >= d ? y : 0;
+        const int edges = __shfl_sync(~0u, offset, kAlone ? 0 : kWarpSize - 1), share = (edges + warps * kWarpSize - 1) / (warps * kWarpSize) * kWarpSize;
+        const int from = warp * share, to = min(from + share, edges);
+        if (kAlone && edges > kAloneEdges) return -1;  // the block takes this level
+        offset -= lane < warps ? warpTotals[lane] : 0;  // lane w: where warp w's vertices' edges begin
+        int low = 0, high = vertices - 1;  // the owner of edge `from`: the last vertex whose first edge is <= from
+        for (int mid = (low + high + 1) / 2; from < to && low < high; mid = (low + high + 1) / 2)
+            scan[mid] + __shfl_sync(~0u, offset, mid / kWarpSize) <= from ? low = mid : high = mid - 1;
+        for (int f = from; f < to; f += kLoopWindows * kWarpSize) {
+            int edge[kLoopWindows];
+#pragma unroll
+            for (int j = 0, w = f; j < kLoopWindows; ++j, w += kWarpSize) {  // a window: edges w to w + 31, owners from `low` on
+                const int x = min(low + 1 + lane, vertices), xWarpFirst = __shfl_sync(~0u, offset, x / kWarpSize);  // every lane shuffles
+                const int first = x < vertices ? scan[x] + xWarpFirst : edges;
+                const unsigned int starts = __reduce_or_sync(~0u, first > w && first < w + kWarpSize ? 1u << (first - w) : 0u);
+                const int owner = min(low + __popc(starts & ((2u << lane) - 1u)), vertices - 1), ownerWarpFirst = __shfl_sync(~0u, offset, owner / kWarpSize);
+                edge[j] = w + lane < to ? owners[owner] + w + lane - scan[owner] - ownerWarpFirst : -1;
+                low += __popc(starts) + (__ballot_sync(~0u, first == w + kWarpSize) != 0u);
+            }
+            claimWindows<kAlone>(a, level, start + size, edge, counter);
+        }
+        kAlone ? __syncwarp() : __syncthreads();  // scan, owners and warpTotals are rewritten next; the last ends the level
+    }
+    if (kAlone && lane == 0) a.counts[2 * (level + 1)] = count;
+    return (int)(kAlone ? count : *(volatile unsigned int*)counter);
+}
+// The block loop's state in shared memory: dist, the queue, 2 (V + 1) counters, the visited bits; the graph too if asked.
+__device__ BfsArrays moveOnChip(const BfsArrays& global, int* state, int graphOnChip) {
+    BfsArrays a = global;
+    a.dist = state, a.queue = state + a.capacity, a.counts = (unsigned int*)(state + 2 * a.capacity);
+    a.visited = (unsigned int*)(state + 4 * a.capacity + 2), a.heavyDegree = kNoHeavyDegree;  // no pieces
+    if (graphOnChip) {
+        int* graph = state + 4 * a.capacity + 2 + (a.capacity + 31) / 32;
+        for (int i = threadIdx.x; i <= a.capacity; i += blockDim.x) graph[i] = global.rowOffsets[i];
+#pragma unroll 8
+        for (int i = threadIdx.x; i < global.rowOffsets[a.capacity]; i += blockDim.x) graph[a.capacity + 1 + i] = global.colIndices[i];
+        a.rowOffsets = graph, a.colIndices = graph + a.capacity + 1;
+    }
+    return a;
+}
+// Device loop 1: the whole search in one block, its state on chip (graphOnChip: the graph too, no read leaves the SM). A
+// level ends at a barrier, not a launch and a copy; while frontiers are tiny, warp 0 runs levels alone. One SM does all
+// the work: it wins only while levels are small, as the word graph's are. Launch: <<<1, kLoopBlockThreads, stateShared or graphShared>>>.
 // snippet: block-loop
 __global__ void __launch_bounds__(kLoopBlockThreads)
 bfsBlockLoop(BfsArrays global, int source, int graphOnChip) {
-    __shared__ int scan[kLoopBlockThreads], owners[kLoopBlockThreads], warpTotals[kWarpSize];
+    __shared__ int scratch[2 * kLoopBlockThreads + kWarpSize], handover[3];  // scan, owners, warp totals; warp 0's last level
     extern __shared__ int state[];
-    BfsArrays a = global;  // the same graph, the search state moved on chip
-    a.dist = state, a.queue = state + a.capacity, a.counts = (unsigned int*)(state + 2 * a.capacity);
-    a.visited = (unsigned int*)(state + 4 * a.capacity + 2);
-    a.heavyDegree = kNoHeavyDegree;  // no pieces: one block deals out every edge
-    if (graphOnChip) {
-        int* graph = state + 4 * a.capacity + 2 + (a.capacity + 31) / 32;
-        const int entries = global.rowOffsets[a.capacity];
-        for (int i = threadIdx.x; i <= a.capacity; i += blockDim.x) graph[i] = global.rowOffsets[i];
-#pragma unroll 8
-        for (int i = threadIdx.x; i < entries; i += blockDim.x) graph[a.capacity + 1 + i] = global.colIndices[i];  // 8 loads in flight
-        a.rowOffsets = graph, a.colIndices = graph + a.capacity + 1;
-    }
-    resetSearch(a, source, threadIdx.x, blockDim.x);
-    __syncthreads();
-    LevelWindow w = {0, 0, 1, 0, 0};  // level 0: the source alone
-    while (w.size > 0) {
-        expandBalanced<true, kUpToQueue>(a, w, scan, owners, warpTotals, NULL);  // ends at a barrier: the level's claims are done
-        w = nextWindow<true>(a, w);
+    const BfsArrays a = moveOnChip(global, state, graphOnChip);
+    resetSearch(a, source, threadIdx.x, blockDim.x), __syncthreads();
+    for (int level = 0, start = 0, size = 1, next; size > 0; start += size, ++level, size = min(next, a.capacity - start)) {
+        if (size <= kWarpSize) {  // warp 0 alone while levels are tiny; the other warps wait at the barrier
+            while (threadIdx.x < kWarpSize && size > 0 && size <= kWarpSize && (next = loopLevel<true>(a, level, start, size, scratch)) >= 0)
+                start += size, ++level, size = min(next, a.capacity - start);
+            if (threadIdx.x == 0) handover[0] = level, handover[1] = start, handover[2] = size;
+            __syncthreads();
+            level = handover[0], start = handover[1], size = handover[2];
+            if (size == 0) break;
+        }
+        next = loopLevel<false>(a, level, start, size, scratch);  // ends at a barrier: the level's claims are done
     }
     for (int i = threadIdx.x; i < a.capacity; i += blockDim.x) global.dist[i] = a.dist[i], global.queue[i] = a.queue[i];
     for (int i = threadIdx.x; i < 2 * (a.capacity + 1); i += blockDim.x) global.counts[i] = a.counts[i];
@@ -957,14 +998,11 @@ bfsGridLoop(BfsArrays a, int source) {
 // Mean milliseconds of `runs` calls of launch(ctx) between two CUDA events, after `warmups` untimed calls.
 static float timeMs(void (*launch)(const void* ctx), const void* ctx, int warmups, int runs) {
     for (int i = 0; i < warmups; ++i) launch(ctx);  // this launch's own module load and caches
-    CUDA_CHECK(cudaDeviceSynchronize());
-    cudaEvent_t events[2];
-    float total = 0.0f;  // milliseconds
+    CUDA_CHECK(cudaDeviceSynchronize()); cudaEvent_t events[2]; float total = 0.0f;  // milliseconds
     for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventCreate(&events[i]));
     CUDA_CHECK(cudaEventRecord(events[0]));
     for (int i = 0; i < runs; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(events[1]));
-    CUDA_CHECK(cudaEventSynchronize(events[1]));
+    CUDA_CHECK(cudaEventRecord(events[1])); CUDA_CHECK(cudaEventSynchronize(events[1]));
     CUDA_CHECK(cudaEventElapsedTime(&total, events[0], events[1]));
     for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventDestroy(events[i]));
     return total / runs;
@@ -1031,8 +1069,7 @@ static int runHostLoop(const DeviceBfs* d, int mapping, int source, cudaEvent_t 
 // of every co-resident block, or one block with the state (on chip, the graph too) in dynamic shared memory.
 static int runSearch(const DeviceBfs* d, int mapping, int source, cudaEvent_t (*clock)[2 * kMaxTableLevels]) {
     if (mapping < kMapBlockLoop) return runHostLoop(d, mapping, source, clock);
-    BfsArrays a = arraysOf(d, mapping == kMapGridLoop ? kHeavyDegree : kNoHeavyDegree);
-    void* args[] = {&a, &source};
+    BfsArrays a = arraysOf(d, mapping == kMapGridLoop ? kHeavyDegree : kNoHeavyDegree); void* args[] = {&a, &source};
     if (mapping == kMapGridLoop) CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(d->gridLoopBlocks), dim3(kThreadsPerBlock), args, 0, 0));
     else bfsBlockLoop<<<1, kLoopBlockThreads, mapping == kMapOnChip ? d->graphShared : d->stateShared>>>(a, source, mapping == kMapOnChip);
     CUDA_CHECK(cudaGetLastError());
@@ -1040,15 +1077,13 @@ static int runSearch(const DeviceBfs* d, int mapping, int source, cudaEvent_t (*
 }
 typedef struct { const DeviceBfs* d; int mapping, source; } SearchJob;
 static void runSearchJob(const void* ctx) {
-    const SearchJob* job = (const SearchJob*)ctx;
-    runSearch(job->d, job->mapping, job->source, NULL);
+    const SearchJob* job = (const SearchJob*)ctx; runSearch(job->d, job->mapping, job->source, NULL);
 }
 
 // ---- Device setup and the judge's comparison ----
 
 static void uploadGraph(const Graph* g, DeviceBfs* d) {
-    const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount;
-    memset(d, 0, sizeof(*d));
+    const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount; memset(d, 0, sizeof(*d));
     d->vertexCount = g->vertexCount, d->entryCount = g->rowOffsets[g->vertexCount], d->hostRowOffsets = g->rowOffsets;
     d->pieceCapacity = d->entryCount / kPieceEdges + d->vertexCount, d->visitedWords = (g->vertexCount + 31) / 32;
     void** arrays[] = {(void**)&d->rowOffsets, (void**)&d->colIndices, (void**)&d->dist, (void**)&d->scratchDist, (void**)&d->queue,
@@ -1059,16 +1094,13 @@ static void uploadGraph(const Graph* g, DeviceBfs* d) {
     for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); ++i) CUDA_CHECK(cudaMalloc(arrays[i], bytes[i]));
     CUDA_CHECK(cudaMemcpy(d->rowOffsets, g->rowOffsets, vertexBytes + sizeof(int), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)d->entryCount, cudaMemcpyHostToDevice));
-    int smCount = 0, perSm = 0, sharedOptIn = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, bfsGridLoop, kThreadsPerBlock, 0));
-    d->gridLoopBlocks = perSm * smCount;
+    int smCount = 0, perSm = 0, sharedOptIn = 0; CUDA_CHECK(cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, bfsGridLoop, kThreadsPerBlock, 0)); d->gridLoopBlocks = perSm * smCount;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, expandBalancedKernel<kUpToQueue>, kThreadsPerBlock, 0));
     d->residentBlocks = perSm * smCount;
     // The block loops keep dist, the queue, 2 (V + 1) counters and the visited bits on chip; on chip, the graph too.
-    CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     cudaFuncAttributes attributes;
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0)); CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
     const size_t room = (size_t)sharedOptIn - attributes.sharedSizeBytes, state = sizeof(int) * (4 * (size_t)g->vertexCount + 2 + d->visitedWords);
     const size_t graph = state + sizeof(int) * ((size_t)g->vertexCount + 1 + (size_t)d->entryCount);
     d->stateShared = state <= room ? state : 0, d->graphShared = graph <= room ? graph : 0;
@@ -1081,16 +1113,12 @@ static void freeDevice(DeviceBfs* d) {
 // One search judged against the CPU: every distance, the level count, every level's size (their sum catches a vertex
 // appended twice, whose distance is right). dist and the counters are poisoned first. Prints only a fault; 0 or 1.
 static int checkSearch(const DeviceBfs* d, int mapping, const Search* want, int* gotDist, unsigned int* gotCounts, const Graph* g) {
-    const size_t countBytes = sizeof(unsigned int) * 2 * ((size_t)d->vertexCount + 1);
-    const char* name = kMappingName[mapping];
+    const size_t countBytes = sizeof(unsigned int) * 2 * ((size_t)d->vertexCount + 1); const char* name = kMappingName[mapping];
     CUDA_CHECK(cudaMemset(d->dist, 0x7f, sizeof(int) * (size_t)d->vertexCount)); CUDA_CHECK(cudaMemset(d->counts, 0x7f, countBytes));
-    const int hostLevels = runSearch(d, mapping, want->source, NULL);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    const int hostLevels = runSearch(d, mapping, want->source, NULL); CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(gotDist, d->dist, sizeof(int) * (size_t)d->vertexCount, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(gotCounts, d->counts, countBytes, cudaMemcpyDeviceToHost));
-    char label[24];
-    long long total = 0;
-    int v = 0, levels = 0, l = 0;
+    CUDA_CHECK(cudaMemcpy(gotCounts, d->counts, countBytes, cudaMemcpyDeviceToHost)); char label[24];
+    long long total = 0; int v = 0, levels = 0, l = 0;
     while (v < d->vertexCount && gotDist[v] == want->dist[v]) ++v;
     if (v < d->vertexCount)
         return printf("  %s, source %d: distance of vertex %d (%s) is %d, want %d\n", name, want->source, v, nameOf(g, v, label), gotDist[v], want->dist[v]), 1;
@@ -1110,10 +1138,8 @@ static int checkSearch(const DeviceBfs* d, int mapping, const Search* want, int*
 // A graph and its searches: the source rule's one on the word graph, one per Graph500 root on the big graph.
 typedef struct {
     const char* name;  // "Word graph", "Kronecker graph" or "Matrix Market graph"
-    Graph g;
-    int count;  // searches: the judge's answers, and the GPU's time of each whole search (0: the mapping did not run)
-    Search search[kMaxRoots];
-    float ms[kMappingCount][kMaxRoots];
+    Graph g; int count;  // searches: the judge's answers, and the GPU's time of each whole search (0: the mapping did not run)
+    Search search[kMaxRoots]; float ms[kMappingCount][kMaxRoots];
 } Part;
 // Step 1. Returns 0 to run, 1 after refusing a flag (one line on stderr), 2 after the help: the header's Run lines.
 static int parseFlags(int argc, char** argv, Options* o) {
@@ -1132,10 +1158,8 @@ static int parseFlags(int argc, char** argv, Options* o) {
     const Options defaults = {-1, -1, 0, 0, NULL, kGraphPath};  // scale and roots wait for --small
     *o = defaults;
     for (int i = 1; i < argc; ++i) {
-        const char* flag = argv[i];
-        const char* value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
-        char* end = NULL;
-        const long v = value ? strtol(value, &end, 10) : 0;
+        const char* flag = argv[i]; const char* value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
+        char* end = NULL; const long v = value ? strtol(value, &end, 10) : 0;
         const int kron = strcmp(flag, "--kron") == 0, counted = kron || strcmp(flag, "--roots") == 0;
         const int low = kron ? kMinScale : 1, high = kron ? kMaxScale : kMaxRoots;
         if (counted && value == NULL) return fprintf(stderr, "flag %s: needs a value, an integer from %d to %d\n", flag, low, high), 1;
@@ -1167,8 +1191,7 @@ static int loadGraphs(const Options* o, Part* words, Part* big, MmMatrix* file) 
 // Step 3: a graph on the host: degrees, sources (the rule, or Graph500 roots), the judge's answers, search 0's levels.
 static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* file) {
     static const char* const field[] = {"real", "integer", "pattern"}, *const symmetry[] = {"general", "symmetric", "skew-symmetric"};
-    const Graph* g = &p->g;
-    char title[300];
+    const Graph* g = &p->g; char title[300];
     if (words) snprintf(title, sizeof(title), "Graph: %s", o->wordsPath);
     else if (o->matrixPath) snprintf(title, sizeof(title), "Graph: %s (every entry an edge, values ignored; symmetrised, self-loops dropped)", o->matrixPath);
     else snprintf(title, sizeof(title), "Graph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed %#llx (symmetrised, "
@@ -1201,12 +1224,10 @@ static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* f
 }
 // Step 4: the first CUDA call: 0 (the no-device line) or 1; *cooperative: the grid loop can run (else the run fails).
 static int deviceFound(int* cooperative) {
-    int deviceCount = 0, driver = 0, runtime = 0;
-    const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
+    int deviceCount = 0, driver = 0, runtime = 0; const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
     if (probe != cudaSuccess || deviceCount == 0)
         return printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices"), 0;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    cudaDeviceProp prop; CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     CUDA_CHECK(cudaDeviceGetAttribute(cooperative, cudaDevAttrCooperativeLaunch, 0));
     printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major, prop.minor,
@@ -1217,8 +1238,7 @@ static int deviceFound(int* cooperative) {
 // Judges every mapping in `mask` from every search; ok[m]: ran and passed. A block loop that does not fit the word graph fails.
 static int checkMappings(const DeviceBfs* d, const Part* p, int cooperative, int words, unsigned int mask, int* ok) {
     int* gotDist = (int*)malloc(sizeof(int) * (size_t)p->g.vertexCount), failures = 0;
-    unsigned int* gotCounts = (unsigned int*)malloc(sizeof(unsigned int) * 2 * ((size_t)p->g.vertexCount + 1));
-    long long reached = 0;
+    unsigned int* gotCounts = (unsigned int*)malloc(sizeof(unsigned int) * 2 * ((size_t)p->g.vertexCount + 1)); long long reached = 0;
     for (int r = 0; r < p->count; ++r) reached += p->search[r].reached;
     printf("\n%s: correctness (distances, level count, every level's size against the CPU) from %d searches\n", p->name, p->count);
     for (int m = 0, bad = 0; m < kMappingCount; ++m, bad = 0) {
@@ -1241,19 +1261,15 @@ static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, in
     const Search* s = &p->search[0];
     const int levels = s->levels < kMaxTableLevels ? s->levels : kMaxTableLevels, column[kMapBalanced + 1] = {0, 1, 2 + kUpToQueue};
     static double us[2 + kStepCount][kMaxTableLevels];  // thread, warp, then the balanced mapping's steps
-    static cudaEvent_t clock[kStepCount][2 * kMaxTableLevels];
-    double total[2 + kStepCount] = {0};
-    long long edges[kMaxTableLevels] = {0};
-    memset(us, 0, sizeof(us));
+    static cudaEvent_t clock[kStepCount][2 * kMaxTableLevels]; double total[2 + kStepCount] = {0};
+    long long edges[kMaxTableLevels] = {0}; memset(us, 0, sizeof(us));
     for (int v = 0; v < p->g.vertexCount; ++v) if (s->dist[v] >= 0 && s->dist[v] < levels) edges[s->dist[v]] += degreeOf(&p->g, v);
     for (int i = 0; i < kStepCount * 2 * kMaxTableLevels; ++i) CUDA_CHECK(cudaEventCreate(&clock[0][0] + i));
     for (int m = kMapThread; m <= kMapBalanced; ++m) {
         for (int run = 0; ok[m] && run < runs; ++run) {
-            runSearch(d, m, s->source, clock);
-            CUDA_CHECK(cudaDeviceSynchronize());
+            runSearch(d, m, s->source, clock); CUDA_CHECK(cudaDeviceSynchronize());
             for (int i = 0; i < levels * kStepCount; ++i) {  // level i / kStepCount, step i % kStepCount
-                const int l = i / kStepCount, step = i % kStepCount;
-                float ms = 0.0f;
+                const int l = i / kStepCount, step = i % kStepCount; float ms = 0.0f;
                 if (m == kMapBalanced || step == kUpToQueue) CUDA_CHECK(cudaEventElapsedTime(&ms, clock[step][2 * l], clock[step][2 * l + 1]));
                 us[m == kMapBalanced ? 2 + step : m][l] += 1000.0 * ms / runs;
             }
@@ -1284,12 +1300,8 @@ static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, in
 // trips included: the algorithm needs them), by the Graph500 rule on the big graph; then search 0 level by level (not
 // when sweeping), and on the word graph a host-loop level's launch, copy and wait. hm: each mapping's GTEPS.
 static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsigned int mask, double* hm) {
-    const int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns, levels = p->search[0].levels;
-    DeviceBfs d;
-    int ok[kMappingCount];
-    double meanUs[kMappingCount] = {0};
-    char label[64];
-    uploadGraph(&p->g, &d);
+    const int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns, levels = p->search[0].levels; DeviceBfs d;
+    int ok[kMappingCount]; double meanUs[kMappingCount] = {0}; char label[64]; uploadGraph(&p->g, &d);
     int failures = checkMappings(&d, p, cooperative, words, mask, ok);
     if (words) printf("\nWord graph: whole BFS from \"%s\", %d levels, mean of %d runs; reset included, and for the host loops %d launches "
                       "and %d device-to-host copies\n%-22s %12s %14s %12s\n", labelOf(&p->g, p->search[0].source), levels, runs, levels + 1,
@@ -1306,8 +1318,7 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
     for (int m = 0; m < kMappingCount; ++m) {
         double sumMs = 0.0, inverse = 0.0, low = 0.0, high = 0.0;
         for (int r = 0; r < p->count; ++r) {
-            const double gteps = (double)p->search[r].componentEdges / (p->ms[m][r] * 1e-3) * 1e-9;
-            sumMs += p->ms[m][r], inverse += 1.0 / gteps;
+            const double gteps = (double)p->search[r].componentEdges / (p->ms[m][r] * 1e-3) * 1e-9; sumMs += p->ms[m][r], inverse += 1.0 / gteps;
             low = r == 0 || gteps < low ? gteps : low, high = r == 0 || gteps > high ? gteps : high;
         }
         if (!ok[m] || p->count == 0) continue;
@@ -1328,11 +1339,9 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
 }
 // Step 6: the goals, and the headlines the course README reads.
 static void printGoals(const Options* o, const Part* words, const double* hm) {
-    const float warpMs = words->ms[kMapWarp][0];
-    float deviceMs = 0.0f;  // the fastest device loop
+    const float warpMs = words->ms[kMapWarp][0]; float deviceMs = 0.0f;  // the fastest device loop
     for (int m = kMapBlockLoop; m < kMappingCount; ++m) deviceMs = words->ms[m][0] > 0.0f && (deviceMs == 0.0f || words->ms[m][0] < deviceMs) ? words->ms[m][0] : deviceMs;
-    const double speedup = deviceMs > 0.0f && warpMs > 0.0f ? warpMs / deviceMs : 0.0;
-    int best = 0;
+    const double speedup = deviceMs > 0.0f && warpMs > 0.0f ? warpMs / deviceMs : 0.0; int best = 0;
     for (int m = 1; m < kMappingCount; ++m) best = hm[m] > hm[best] ? m : best;
     printf("\n~ word graph: host-loop warp %.2f us, best device loop %.2f us: %.2fx (goal >= 10x: {%s})\n", 1000.0 * warpMs, 1000.0 * deviceMs,
            speedup, speedup >= 10.0 ? "met" : "not met");
@@ -1349,10 +1358,8 @@ static void freePart(Part* p) {
 // --full, in place of steps 2 to 6: each Kronecker scale kSweepFirst..kSweepLast through steps 3 and 5 with the balanced
 // host loop and the grid loop; one row and plot point each. Without a GPU it stops after the first host part.
 static int runSweep(Options* o) {
-    static Part big;
-    int cooperative = 0, failures = 0, device = -1;
-    double hm[kSweepLast + 1][kMappingCount] = {{0}};
-    long long edges[kSweepLast + 1] = {0};
+    static Part big; int cooperative = 0, failures = 0, device = -1;
+    double hm[kSweepLast + 1][kMappingCount] = {{0}}; long long edges[kSweepLast + 1] = {0};
     printf("Day 38, scaling run: Kronecker scales %d to %d, %d roots each; the balanced host loop and the grid loop\n", kSweepFirst, kSweepLast, o->roots);
     for (int s = kSweepFirst; s <= kSweepLast; ++s) {
         o->scale = s, big.name = "Kronecker graph";
@@ -1360,8 +1367,7 @@ static int runSweep(Options* o) {
         analyseGraph(o, &big, 0, NULL);
         if (device < 0) device = deviceFound(&cooperative);
         if (!device) return freePart(&big), 2;
-        failures += !cooperative + runOnGpu(o, &big, cooperative, 0, 1u << kMapBalanced | 1u << kMapGridLoop, hm[s]);
-        edges[s] = big.g.edgeCount;
+        failures += !cooperative + runOnGpu(o, &big, cooperative, 0, 1u << kMapBalanced | 1u << kMapGridLoop, hm[s]); edges[s] = big.g.edgeCount;
         freePart(&big);
     }
     printf("\nScaling: Graph500 GTEPS (harmonic mean over the roots) against the graph\n%-14s %14s %12s %12s\n", "sweep, graph", "edges", "host loop", "device loop");
@@ -1375,23 +1381,19 @@ static int runSweep(Options* o) {
 
 int main(int argc, char** argv) {
     static Part words, big;  // static: a Part holds its searches and times inline
-    Options o;
-    MmMatrix file;
+    Options o; MmMatrix file;  // the Matrix Market reader's counts, for the host part
     const int flags = parseFlags(argc, argv, &o);                       // 1. flags (--help: exit 0)
     if (flags != 0) return flags == 2 ? EXIT_SUCCESS : EXIT_FAILURE;
     if (o.full) return runSweep(&o);                                    // --full: the scaling run instead
     if (!loadGraphs(&o, &words, &big, &file)) return EXIT_FAILURE;      // 2. load and validate, generate
     printf("Day 38: level-synchronous BFS, thread / warp / edge-balanced mappings, host loop vs device loop\n");
     analyseGraph(&o, &words, 1, &file);                                 // 3. host analysis: the judge's answers
-    analyseGraph(&o, &big, 0, &file);
-    int status = 2, cooperative = 0;
-    double hmWords[kMappingCount] = {0}, hm[kMappingCount] = {0};
+    analyseGraph(&o, &big, 0, &file); int status = 2, cooperative = 0; double hmWords[kMappingCount] = {0}, hm[kMappingCount] = {0};
     if (deviceFound(&cooperative)) {                                    // 4. the first CUDA call
         int failures = !cooperative + runOnGpu(&o, &words, cooperative, 1, ~0u, hmWords);  // 5. GPU part: judge, then time
         failures += runOnGpu(&o, &big, cooperative, 0, ~0u, hm);
         printGoals(&o, &words, hm);                                     // 6. goals and headlines
-        printf("%s\n", failures == 0 ? "PASS" : "FAIL");
-        status = failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+        printf("%s\n", failures == 0 ? "PASS" : "FAIL"); status = failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
     }
     freePart(&words), freePart(&big);
     return status;
