@@ -27,6 +27,7 @@
 #include <stdint.h>  // the reader's copy below brings the C library headers it and the lesson use
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
 #include <cublas_v2.h>
 #include <cusparse.h>
 namespace cg = cooperative_groups;
@@ -56,7 +57,8 @@ static const int kBlockViewBytes = 40, kSideEntryBytes = 16;
 // Items of 512 to 4096 entries, about 16384 of them: two items for each warp an H200 holds at once.
 static const int kItemEntriesMin = 512, kItemEntriesMax = 4096, kItemsWanted = 16384;
 static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
-static const int kPullUnroll = 8;         // chunks of 32 entries a warp has in flight: 1280 bytes of payload
+static const int kPullUnroll = 4;         // chunks of 32 entries a warp has in flight; more cost registers and a resident block an SM (notes.md)
+static const int kBfsPullUnroll = 8;      // DB-BFS pull: indices only, no values; at eight its kernel keeps its registers unspilled
 static const int kRowSumStride = 17;      // a lane's 16 row sums, padded so lanes start on different banks
 static const int kThreads = 256;          // the DB kernels: 8 warps a block
 static const int kWarpsPerCta = kThreads / kWarpSize;
@@ -70,6 +72,11 @@ static const int kSectorBytes = 32;
 // atomic; the factor is the ratio of push-only to pull-only time per counted byte on the large
 // inputs (evidence/notes.md).
 static const double kPushByteCost = 1.3;
+// Push's atomics onto one output row are done one after another: each of a row's products waits
+// behind the others that land there, about products / rows of them. The rule adds products times
+// that many waits, each counted as this many bytes (fitted on the decoding layer's push and pull
+// times, evidence/notes.md): outputs few and products many, as in a decoding layer, and push loses.
+static const double kAtomicWaitBytes = 1.0;
 // The paper's rule: push when fewer than this share of the x blocks hold a nonzero (its th3).
 static const double kPaperTh3 = 0.01;
 
@@ -440,7 +447,6 @@ typedef struct {
     int *offsets, *index;  // rows + 1; nnz
     float* value;          // nnz, or NULL for a pattern (the BFS graph)
 } Csr;
-
 // The DB format on the host. Blocks of >= kSideMaxNnz + 1 nonzeros form the blocked payload; the
 // rest of the entries form the side payload. Pull reads the block-row view and the side CSR; push
 // reads the block-column view and the side CSC. The side CSC keeps the values a second time: an
@@ -459,11 +465,9 @@ typedef struct {
     int *sideColOffsets, *sideRowCsc;              // cols + 1; sideNnz
     float* sideValCsc;                             // sideNnz: the values again, in column order (see buildPushViews)
 } Db;
-
 // One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first, then
 // side entries). A split block row's pieces leave partial sums; the last to arrive adds them up.
 typedef struct { int blockRow, begin, end, piece, pieces, partialBase, splitId; } PullItem;
-
 // One x of part 1, with the host's counts of what each path must read.
 typedef struct {
     int pattern; double density;
@@ -475,7 +479,6 @@ typedef struct {
     double *refY, *absSum;       // rows each, in double
     int* rowProducts;            // rows: products per row, for the tolerance
 } XCase;
-
 enum InputKind { kInputFile, kInputMesh, kInputBand, kInputKron, kInputDecode };
 typedef struct {
     int kind; const char* path;
@@ -489,7 +492,6 @@ typedef struct {
     double pushBytesPerX;      // the sector model's push bytes per nonzero x entry (mean over columns)
     double pullBytesFull;      // DB pull's bytes: payload, views, x, y
 } Input;
-
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
     char name[48];
@@ -498,7 +500,6 @@ typedef struct {
     int roots, *root, *levels, **dist;  // per root: levels and exact distances
     long long* componentEdges;          // per root, the Graph500 TEPS numerator
 } BfsInput;
-
 static void freeCsr(Csr* m) { free(m->offsets); free(m->index); free(m->value); memset(m, 0, sizeof(*m)); }
 static void freeDb(Db* f) {
     void* all[] = {f->rowBlockOffsets, f->blockCol, f->blockStart, f->entryIndex, f->entryValue, f->colBlockOffsets, f->cscBlock,
@@ -531,7 +532,6 @@ static uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 static uint64_t nextRandom(uint64_t* state) { *state += 0x9e3779b97f4a7c15ULL; return mix64(*state); }
-
 // A value in +-[0.5, 1.5): never zero, never all equal, both signs, so a wrong column, a dropped
 // entry or a swapped sign changes the answer. Hashed from the unordered pair: symmetric stays so.
 static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
@@ -540,7 +540,6 @@ static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
     const float magnitude = 0.5f + (float)(h >> 40) * 0x1p-24f;
     return (h & 1) ? -magnitude : magnitude;
 }
-
 static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->rows = rows, m->cols = cols, m->nnz = nnz;
     m->offsets = (int*)calloc((size_t)rows + 1, sizeof(int));
@@ -548,7 +547,6 @@ static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->value = values ? (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float)) : NULL;
     return m->offsets && m->index && (m->value || !values);
 }
-
 // The mesh: side^3 nodes, kFeUnknowns unknowns each, every node coupled to its 27-point
 // neighbourhood; numbered node by node, so 16 rows see about 5 nodes and the blocks are dense.
 static bool makeMesh(int side, Csr* a) {
@@ -581,7 +579,6 @@ static bool makeMesh(int side, Csr* a) {
     }
     return true;
 }
-
 // The band: half-width kBandHalfWidth, each off-diagonal pair kept with probability 1/2 (the same
 // for (i, j) and (j, i)); diagonal blocks hold about 130 nonzeros, the off-diagonal ones fewer.
 static bool bandKeeps(int i, int j) {
@@ -605,9 +602,7 @@ static bool makeBand(int n, Csr* a) {
     }
     return true;
 }
-
 static int compareInts(const void* a, const void* b) { const int x = *(const int*)a, y = *(const int*)b; return (x > y) - (x < y); }
-
 // CSR from (row, column) pairs by two counting sorts, by column and then by row: each row comes
 // out in column order with no comparison sort; repeats and (when dropDiagonal) self-loops are
 // dropped. The pairs are freed inside.
@@ -641,7 +636,6 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
     free(rowStart), free(cols);
     return ok;
 }
-
 // A Graph500 Kronecker graph: 16 * 2^scale edges, each choosing a quadrant per level with the
 // initiator's probabilities, vertex labels shuffled (which scatters the edges over the blocks), both
 // directions stored, self-loops and repeats dropped.
@@ -678,7 +672,6 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     free(perm);
     return pairsToCsr(n, rowOf, colOf, count, true, values, seed, a);
 }
-
 // A decoding layer: W drawn from a fixed seed (no model file), magnitudes uniform in [0.5, 1.5), the
 // half below 1 pruned (magnitude pruning at the median). Kept in CSR and, for cuBLAS, dense.
 static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
@@ -702,7 +695,6 @@ static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
     }
     return true;
 }
-
 // The lesson's CSR from the reader's sorted, merged entries. A pattern file, or one whose values are
 // all equal, could not show a kernel that pairs a value with the wrong entry, so its values come
 // from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to check.
@@ -730,7 +722,6 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     mmFree(&mm);
     return ok;
 }
-
 // The transpose, by counting sort: the CSC of a, which push walks.
 static bool transpose(const Csr* a, Csr* t) {
     if (!allocCsr(t, a->cols, a->rows, a->nnz, a->value != NULL)) return false;
@@ -824,7 +815,6 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     f->rowBlockOffsets[I + 1] = f->blocks;
     return true;
 }
-
 // The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
 // their block row, entry start and column table; the side entries' CSC.
 static bool buildPushViews(const Csr* a, Db* f) {
@@ -856,7 +846,6 @@ static bool buildPushViews(const Csr* a, Db* f) {
     free(next);
     return true;
 }
-
 // snippet: build-db
 // The DB format of a: two passes over the block rows (count, then place), then the push views.
 static bool buildDb(const Csr* a, Db* f) {
@@ -896,7 +885,6 @@ static bool buildDb(const Csr* a, Db* f) {
     return ok;
 }
 // end snippet
-
 // Bytes of the format on the device, and of plain CSR plus CSC, for the memory goal.
 static double dbBytes(const Db* f) {
     const double payload = 5.0 * f->blockedNnz, side = (double)kSideEntryBytes * f->sideNnz;
@@ -905,12 +893,10 @@ static double dbBytes(const Db* f) {
     return payload + side + views;
 }
 static double csrCscBytes(const Csr* a) { return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz; }
-
 static int itemEntriesFor(long long nnz, bool small) {
     const long long e = nnz / kItemsWanted;
     return small ? kItemEntriesSmall : e < kItemEntriesMin ? kItemEntriesMin : e > kItemEntriesMax ? kItemEntriesMax : (int)e;
 }
-
 // Pull items: each block row's stream cut into pieces of at most itemEntries entries.
 static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount, int* splitRows, int* splitPieces) {
     long long count = 0;
@@ -933,10 +919,8 @@ static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* item
     *itemCount = (int)count;
     return true;
 }
-
 // Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory system.
 static long long sectors(long long begin, long long end) { return end > begin ? (end - 1) / kSectorBytes - begin / kSectorBytes + 1 : 0; }
-
 // What DB push reads for x_j != 0, in sector bytes: the two column offsets, per block of its block
 // column the view record (one sector) and the column's run of indices and values, the side column's
 // rows and values.
@@ -975,7 +959,6 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     }
     return true;
 }
-
 // The work each path must do for this x, counted on the host: x blocks touched, push segments
 // and products, the sector bytes of DB push and plain push; and what the two rules decide from the
 // exact counts (the device decides from a sample of x, so it may differ near the crossover).
@@ -998,10 +981,9 @@ static void countWork(const Input* in, XCase* xc) {
     }
     xc->pullBytes = in->pullBytesFull;
     xc->plainPullBytes = 4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
-    xc->rulePush = kPushByteCost * xc->pushBytes < xc->pullBytes;
+    xc->rulePush = kPushByteCost * xc->pushBytes + kAtomicWaitBytes * (double)xc->products * xc->products / (in->a.rows > 0 ? in->a.rows : 1) < xc->pullBytes;
     xc->paperPush = xc->activeBlocks < kPaperTh3 * f->blockCols;
 }
-
 // snippet: reference
 // y in double by columns (the push order, so only x's nonzeros cost anything), and per row the
 // error a float path may make. A row sums k products of floats; each product and each addition
@@ -1026,7 +1008,6 @@ static bool cpuReference(const Input* in, XCase* xc) {
 static double rowTolerance(int products, double absSum) { return (products + 2) * 0x1p-24 * absSum + 1e-30; }
 static bool rowIsWrong(float got, double want, double tol) { return !(fabs((double)got - want) <= tol); }
 // end snippet
-
 // One GPU result against the CPU: every row within its tolerance, the sum of y within the sum of
 // the tolerances (a second check that sees a whole-vector fault), the guard floats untouched.
 static bool checkY(const char* variant, const Input* in, const XCase* xc, const float* got, const char* when) {
@@ -1069,10 +1050,9 @@ typedef struct {
     float* partials;              // 16 per piece of a split block row
     unsigned int* arrivals;       // pieces finished, per split block row
     unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
-    float pushBytesPerSample, pushBytesFixed, pullBytes;  // the rule, in bytes
+    float pushBytesPerSample, pushBytesFixed, pushWaitBytes, pullBytes;  // the rule, in bytes
     int* decision;                // 1 when the last call pushed, 0 when it pulled (block 0 writes it)
 } DbView;
-
 // 1. Plain CSR pull: kLanes lanes a row (a power of two near the mean row length, day 37's rule),
 // every stored entry read whether its x is zero or not.
 // Launch: gridDim.x * blockDim.x >= kLanes * rows.
@@ -1087,7 +1067,6 @@ __global__ void plainCsrPull(int rows, const int* __restrict__ offsets, const in
     for (int o = kLanes / 2; o > 0; o /= 2) sum += __shfl_down_sync(kFullMask, sum, o, kLanes);
     if (row < rows && lane == 0) y[row] = sum;
 }
-
 // 2. Plain CSC push: a warp reads 32 entries of x; for each nonzero one its 32 lanes walk that
 // column and add into y atomically (y zeroed before, inside the timed window).
 // Launch: gridDim.x * blockDim.x >= cols, rounded up to a warp.
@@ -1103,7 +1082,6 @@ __global__ void plainCscPush(int cols, const int* __restrict__ offsets, const in
         for (int k = offsets[j0 + b] + lane; k < offsets[j0 + b + 1]; k += kWarpSize) atomicAdd(&y[rowsOf[k]], values[k] * xj);
     }
 }
-
 // Exclusive prefix sum of one int per thread over the block, into scan[threadIdx.x]; returns the
 // total. Day 38's: a shuffle scan in each warp, then one warp scans the warp totals.
 __device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
@@ -1127,7 +1105,6 @@ __device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
     scan[threadIdx.x] = inclusive - x + (warp > 0 ? warpTotals[warp - 1] : 0);
     return warpTotals[warps - 1];
 }
-
 // A barrier across a grid whose blocks are all resident (the launcher sizes it so): each block
 // adds one arrival and waits for the whole grid's. The counter only grows, so the target of this
 // use is the next multiple of the grid size; stores made before it are fenced to L2 first.
@@ -1141,7 +1118,6 @@ __device__ void gridBarrier(unsigned long long* counter) {
     }
     __syncthreads();
 }
-
 // The owner of entry e among the window of blocks (or rows) whose starts the lanes hold: the last
 // lane k < width whose start is <= e. Five shuffles, no memory; every lane of the warp calls it.
 __device__ int ownerLane(int myStart, int e, int width) {
@@ -1150,7 +1126,6 @@ __device__ int ownerLane(int myStart, int e, int width) {
         if (__shfl_sync(kFullMask, myStart, k + step) <= e) k += step;
     return k;
 }
-
 // snippet: db-pull
 // 3. DB pull, one item of one block row, one warp. The item's blocked entries stream past the
 // warp 32 at a time, kPullUnroll chunks in flight: a one-byte local position and a float each,
@@ -1226,13 +1201,11 @@ __device__ void pullItem(const DbView& v, const PullItem it, const float* __rest
     if (lane == 0) v.arrivals[it.splitId] = 0u;
 }
 // end snippet
-
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
 __device__ int tableByte(uint4 t, int i) {
     const unsigned w = i < 4 ? t.x : i < 8 ? t.y : i < 12 ? t.z : t.w;
     return (int)(w >> (8 * (i % 4)) & 0xffu);
 }
-
 // Column c's run of entries in the block at block-column position k: one 32-byte view record
 // (block row, start, the column table) names it; column-major storage makes it one run.
 __device__ int2 columnRun(const DbView& v, int k, int c, int* blockRow) {
@@ -1241,7 +1214,6 @@ __device__ int2 columnRun(const DbView& v, int k, int c, int* blockRow) {
     const int start = (int)head.y;
     return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)), start + (c == kBlockDim - 1 ? tableByte(table, kBlockDim - 1) + 1 : tableByte(table, c)));
 }
-
 // Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
 __device__ void pushSegment(const DbView& v, int k, int c, float xj, float* y) {
     int blockRow;
@@ -1266,12 +1238,10 @@ __device__ void pushSide(const DbView& v, int begin, int end, float xj, float* y
     for (int u = 0; u < kSidePiece; ++u)
         if (begin + u < end) atomicAdd(&y[row[u]], value[u] * xj);
 }
-
 typedef struct {
     int scan[kThreads], warpTotals[kWarpSize], col[kThreads], blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
     float xv[kThreads];
 } PushShared;
-
 // The first half of a push over a chunk of columns, one a thread (has: this thread has one): each
 // column's tasks, one per block of its block column and one per kSidePiece of its side column,
 // scanned across the block into shared memory. Returns the block's total.
@@ -1287,7 +1257,6 @@ __device__ int scanTasks(const DbView& v, bool has, int j, float xv, PushShared&
     __syncthreads();
     return total;
 }
-
 // The second half: task q's column, the last thread whose first task is <= q (a binary search in
 // the scan, as day 38 deals edges), so a hub column is walked by the whole block, not one thread.
 __device__ int taskOwner(const PushShared& s, int q) {
@@ -1298,14 +1267,12 @@ __device__ int taskOwner(const PushShared& s, int q) {
     }
     return low;
 }
-
 // x entries (or frontier vertices) a block takes at a time: 256, or fewer when there are too few
 // for every block of the grid to get some (a decoding layer's 2048 columns, a small frontier).
 __device__ int chunkFor(long long count) {
     const long long share = (count + gridDim.x - 1) / gridDim.x;
     return share < kThreads ? (int)(share > 0 ? share : 1) : kThreads;
 }
-
 // snippet: db-push
 // 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 256 entries
 // of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
@@ -1328,18 +1295,18 @@ __device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __r
     }
 }
 // end snippet
-
 // snippet: db-rule
 // The direction, decided by every block alike without talking: all read the same 64 entries of x
 // and apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host
-// counted over the columns, times kPushByteCost) against pull's.
+// counted over the columns, times kPushByteCost; plus its atomics' waits, which grow with the
+// square of x's share) against pull's.
 __device__ bool choosePush(const DbView& v, const float* __restrict__ x) {
     const int t = threadIdx.x, samples = v.cols < kSampleEntries ? v.cols : kSampleEntries;
     const int count = __syncthreads_count(t < samples && x[(long long)t * v.cols / samples] != 0.0f);
-    return v.pushBytesFixed + v.pushBytesPerSample * (float)count / (float)samples < v.pullBytes;
+    const float share = (float)count / (float)samples;  // of x's entries, nonzero
+    return v.pushBytesFixed + (v.pushBytesPerSample + v.pushWaitBytes * share) * share < v.pullBytes;
 }
 // end snippet
-
 // snippet: db-kernel
 // DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
 // pull needs no step before it, and push's step runs inside.
@@ -1358,107 +1325,142 @@ __global__ void __launch_bounds__(kThreads) dbSpmspv(DbView v, const float* __re
 
 // ---------------------------------------------------------------- day 38's fastest BFS, copied
 // Day 38's edge-balanced mapping in its device-side loop (one cooperative grid, levels ending at
-// grid.sync()), copied from day38-bfs/bfs.cu as committed (2571dcd), so that DB-BFS races it in
-// the same binary on the same graph. Its own comments are day 38's.
+// grid.sync()), copied from day38-bfs/bfs.cu as committed (8dfb6ab): its global-memory path only
+// (day 38's block loop and step-by-step table left out), so that DB-BFS races it in the same binary
+// on the same graph. Its own comments are day 38's.
 static const int kThreadsPerBlock = 256;
-static const int kHeavyDegree = 256, kPieceEdges = 256;
-static const int kNoHeavyDegree = INT_MAX;
-// What a kernel needs to expand one level, passed by value.
+static const int kHeavyDegree = 256, kPieceEdges = 256, kNoHeavyDegree = INT_MAX;
+static const int kLightEdges = 4;         // light edges a thread takes at a time: four loads in flight per lane
+static const int kOutboxSlots = 1024;     // a block's claims between flushes; the rare overflow appends alone
+static const int kSearchBlocksPerSm = 6;  // blocks the search kernel keeps resident: more warps, a few spills (day 38's notes)
+// What a kernel needs to expand one level, by value: the frontiers in one queue, level after level; counts[2L] level
+// L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per vertex. capacity: vertexCount (no queue
+// holds more distinct vertices); pieceCapacity: entries / kPieceEdges + vertexCount (every heavy list cut up).
 typedef struct {
     const int *rowOffsets, *colIndices;
     int *dist, *queue;
+    unsigned int *visited, *counts;
     int2* pieces;
-    unsigned int* counts;
-    int capacity;       // vertexCount: no queue holds more distinct vertices
-    int pieceCapacity;  // entries / kPieceEdges + vertexCount: every heavy list cut up
-    int heavyDegree;    // kHeavyDegree or kNoHeavyDegree
+    int capacity, pieceCapacity, heavyDegree;
 } BfsArrays;
-
 // Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece list.
 typedef struct { int level, start, size, pieceStart, pieceSize; } LevelWindow;
-
-
-// Reads search state that other threads write in this very kernel (dist, the queue, the counters, the pieces): from
-// L2 (__ldcg), where the atomics and the other SMs' stores land, so no stale L1 line answers; in shared memory (the
-// block loop) volatile, so the compiler cannot reuse an earlier read.
-template <bool kShared, typename T>
-__device__ T loadState(const T* p) {
-    return kShared ? *(const volatile T*)p : __ldcg(p);
-}
-
-// How many pieces a heavy vertex is cut into; 0 for a light one, and for all when the mapping uses no pieces.
+// Reads search state that other threads write in this very kernel (queue, counters, pieces): from L2 (__ldcg), where
+// atomics and other SMs' stores land, so no stale L1 line answers.
+template <typename T>
+__device__ T loadState(const T* p) { return __ldcg(p); }
+// The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a taken vertex and the
+// atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits (256 KB) largely fit; dist (8 MB) would not.
+__device__ unsigned int loadVisited(const BfsArrays& a, int v) { return __ldca(&a.visited[v / 32]); }
+// Neighbour lists are read once a search: streamed (__ldcs, evict first), they do not push the bitmap out of L1.
+__device__ int loadNeighbour(const BfsArrays& a, int e) { return __ldcs(&a.colIndices[e]); }
+// How many pieces a heavy vertex is cut into; 0 for a light one, and for all under day 38's "no vertex is heavy".
 __device__ int piecesOf(const BfsArrays& a, int v) {
     if (a.heavyDegree == kNoHeavyDegree) return 0;
     const int degree = a.rowOffsets[v + 1] - a.rowOffsets[v];
     return degree >= a.heavyDegree ? (degree + kPieceEdges - 1) / kPieceEdges : 0;
 }
-
 // Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed twice (the judge says so).
 __device__ void writePieces(const BfsArrays& a, int v, long long first, int count) {
     const int begin = a.rowOffsets[v], end = a.rowOffsets[v + 1];
-    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) {
-        const int pieceBegin = begin + p * kPieceEdges;
-        a.pieces[first + p] = make_int2(pieceBegin, min(pieceBegin + kPieceEdges, end));
-    }
+    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) a.pieces[first + p] = make_int2(begin + p * kPieceEdges, min(begin + (p + 1) * kPieceEdges, end));
 }
-
-// Every search starts with -1 (not reached) in dist, zero in every level counter, and the source (with its pieces, if
-// it is heavy) as level 0: a kernel rather than memsets, so the host loop pays one launch and the device loops none.
+// Every search starts with -1 in dist, no visited bit but the source's, zero counters, and the source (with its pieces)
+// as level 0.
 __device__ void resetSearch(const BfsArrays& a, int source, long long thread, long long threads) {
     const int sourcePieces = piecesOf(a, source);
     for (long long v = thread; v < a.capacity; v += threads) a.dist[v] = (v == source) ? 0 : -1;
-    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads)
-        a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
+    for (long long i = thread; i < (a.capacity + 31) / 32; i += threads) a.visited[i] = i == source / 32 ? 1u << (source % 32) : 0u;
+    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads) a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
     if (thread == 0) a.queue[0] = source, writePieces(a, source, 0, sourcePieces);
 }
-
-// One slot in the next level's queue for each lane that calls this. The lanes of a warp that arrive together take
-// their slots with one atomicAdd between them, not one each on the same address.
-__device__ unsigned int appendSlot(unsigned int* counter) {
+// `count` slots of a counter for each calling lane: the lanes of a warp that arrive together share one atomicAdd, and a
+// scan of their counts (their ranks, when all are one) gives each its offset.
+__device__ unsigned int appendSlots(unsigned int* counter, unsigned int count) {
     cg::coalesced_group arrived = cg::coalesced_threads();
+    const unsigned int offset = arrived.all(count == 1u) ? arrived.thread_rank() : cg::exclusive_scan(arrived, count);
+    const unsigned int last = arrived.size() - 1;
     unsigned int base = 0u;
-    if (arrived.thread_rank() == 0) base = atomicAdd(counter, arrived.size());
-    return arrived.shfl(base, 0) + arrived.thread_rank();
+    if (arrived.thread_rank() == last) base = atomicAdd(counter, offset + count);
+    return arrived.shfl(base, last) + offset;
 }
-
-// Claims v for level + 1 if nobody has, and appends it exactly once. Ownership comes from the compare-and-swap: of
-// all threads that race for v, exactly one sees -1 come back. With a test-then-store instead, each racer stores the
-// same level (dist looks perfect) and appends v (the next frontier holds v twice): only a count of the frontiers can
-// tell. The plain read before the CAS is the cheap filter: most edges lead to a vertex already reached.
-template <bool kShared>
-__device__ void claimVertex(const BfsArrays& a, const LevelWindow& w, int v) {
-    if (loadState<kShared>(&a.dist[v]) != -1) return;
-    if (atomicCAS(&a.dist[v], -1, w.level + 1) != -1) return;
-    const long long slot = (long long)w.start + w.size + appendSlot(&a.counts[2 * (w.level + 1)]);
-    if (slot < a.capacity) a.queue[slot] = v;  // beyond capacity only if a duplicate got in
-    const int pieces = piecesOf(a, v);
-    if (pieces > 0) {
-        const unsigned int first = atomicAdd(&a.counts[2 * (w.level + 1) + 1], (unsigned int)pieces);
-        writePieces(a, v, (long long)w.pieceStart + w.pieceSize + first, pieces);
+// A block's outbox: its claims wait in shared memory and reach the queue with one atomicAdd per block (flushOutbox),
+// not one per warp on the level's single counter. A claim that finds the outbox full appends by itself.
+typedef struct { int vertex[kOutboxSlots]; unsigned int count, flushed, base; } Outbox;
+// A lane's claims from one walk (bit j of `won`: it took v[j]): the heavy ones' pieces with one reservation, the queue
+// slots with one more, through the block's outbox while it has room. One per lane and walk, not one per claim.
+template <int kCount>
+__device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const int (&v)[kCount], unsigned int won, Outbox* outbox) {
+    unsigned int total = 0u, spilled = 0u, room = appendSlots(&outbox->count, __popc(won));
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) total += won >> j & 1u ? piecesOf(a, v[j]) : 0;
+    if (total > 0) {  // rare: a heavy vertex claimed
+        long long first = (long long)w.pieceStart + w.pieceSize + appendSlots(&a.counts[2 * w.level + 3], total);
+        for (int j = 0, pieces; j < kCount; ++j) if ((pieces = won >> j & 1u ? piecesOf(a, v[j]) : 0) > 0) writePieces(a, v[j], first, pieces), first += pieces;
     }
+#pragma unroll
+    for (int j = 0; j < kCount; ++j)  // a full outbox: straight to the queue
+        if (won >> j & 1u) room < kOutboxSlots ? (void)(outbox->vertex[room++] = v[j]) : (void)(spilled |= 1u << j);
+    if (spilled == 0u) return;
+    long long slot = (long long)w.start + w.size + appendSlots(&a.counts[2 * (w.level + 1)], __popc(spilled));
+    for (int j = 0; j < kCount; slot += spilled >> j & 1u, ++j)
+        if (spilled >> j & 1u && slot < a.capacity) a.queue[slot] = v[j];  // beyond capacity only if a duplicate got in
 }
-
-// Mapping 3, the one that adapts to degree.
-//  - Light vertices: each block takes blockDim.x of them, scans their degrees, and deals the edges out evenly, edge k
-//    to thread k % blockDim.x (a binary search in the scan finds its owner): degree 1 costs one lane, 200 get 200.
-//  - Heavy vertices (degree >= a.heavyDegree) were cut into pieces of kPieceEdges edges when they were claimed; every
-//    warp of the grid takes pieces in turn, so 400 warps at once walk a hub of 100,000 edges, not one block.
-// Shared by the host loop's kernel, the grid loop (chunks and pieces strided over a persistent grid) and the block
-// loop (one block, state in shared memory, no pieces). Every thread of the block must call it.
-template <bool kShared>
-__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals) {
+// kCount edges per lane (edge[j] < 0: none), loads first: every neighbour, every visited word, then every claim, so a
+// lane has kCount loads and atomics in flight. The filter read is cheap and most edges lead to a vertex already
+// reached. The claim is an atomicOr: of all racers for v, exactly one gets its bit back clear (a plain store would let
+// each append v: dist perfect, a frontier holding v twice).
+template <int kCount>
+__device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount], Outbox* outbox) {
+    int v[kCount];
+    unsigned int word[kCount], won = 0u;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 ? loadNeighbour(a, edge[j]) : -1;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) word[j] = v[j] >= 0 ? loadVisited(a, v[j]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) {
+        const bool fresh = v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u);
+        word[j] = fresh ? atomicOr(&a.visited[v[j] / 32], 1u << (v[j] % 32)) : ~0u;
+    }
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) {  // the bit came back clear: v[j] is this lane's
+        if (v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u)) won |= 1u << j, a.dist[v[j]] = w.level + 1;
+    }
+    if (won != 0u) enqueueClaims(a, w, v, won, outbox);
+}
+// Every thread calls it: the outbox reaches the queue, one atomicAdd a block; its first barrier also ends the chunk.
+__device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* outbox) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        outbox->flushed = min(outbox->count, (unsigned int)kOutboxSlots), outbox->count = 0u;
+        outbox->base = outbox->flushed > 0 ? atomicAdd(&a.counts[2 * (w.level + 1)], outbox->flushed) : 0u;
+    }
+    __syncthreads();
+    for (unsigned int j = threadIdx.x; j < outbox->flushed; j += blockDim.x)
+        if ((long long)w.start + w.size + outbox->base + j < a.capacity) a.queue[w.start + w.size + outbox->base + j] = outbox->vertex[j];
+}
+// Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges edges when claimed; every
+// warp of the grid takes pieces in turn, so 400 warps walk a hub of 100,000 edges. Light ones: a block takes blockDim.x,
+// scans their degrees and deals edge k to thread k % blockDim.x (a binary search finds its owner), kLightEdges at a
+// time. Every thread of the block must call it.
+__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals, Outbox* outbox) {
     const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
     for (long long p = thread / kWarpSize; p < w.pieceSize; p += warps) {
         const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
-        for (int e = piece.x + lane; e < piece.y; e += kWarpSize) claimVertex<kShared>(a, w, a.colIndices[e]);
+        int edge[kPieceEdges / kWarpSize];
+#pragma unroll
+        for (int j = 0; j < kPieceEdges / kWarpSize; ++j) edge[j] = piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
+        walkEdges(a, w, edge, outbox);
     }
+    flushOutbox(a, w, outbox);
     for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size; chunk += (long long)gridDim.x * blockDim.x) {
         const long long i = chunk + threadIdx.x;
         int degree = 0, begin = 0;
         if (i < w.size) {
-            const int u = loadState<kShared>(&a.queue[w.start + i]);
+            const int u = loadState(&a.queue[w.start + i]);
             begin = a.rowOffsets[u];
             degree = a.rowOffsets[u + 1] - begin;
             if (degree >= a.heavyDegree) degree = 0;  // its pieces are walked above
@@ -1467,50 +1469,47 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
         owners[threadIdx.x] = begin;
         __syncthreads();
         const int vertices = (int)(w.size - chunk < blockDim.x ? w.size - chunk : blockDim.x);
-        for (int k = threadIdx.x; k < edges; k += blockDim.x) {
-            int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
-            while (low < high) {
-                const int mid = (low + high + 1) / 2;
-                if (scan[mid] <= k) low = mid; else high = mid - 1;
+        for (int first = 0; first < edges; first += kLightEdges * blockDim.x) {
+            int edge[kLightEdges];
+#pragma unroll
+            for (int j = 0; j < kLightEdges; ++j) {
+                const int k = first + j * blockDim.x + threadIdx.x;
+                int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
+                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2) scan[mid] <= k ? low = mid : high = mid - 1;
+                edge[j] = k < edges ? owners[low] + (k - scan[low]) : -1;
             }
-            claimVertex<kShared>(a, w, a.colIndices[owners[low] + (k - scan[low])]);
+            walkEdges(a, w, edge, outbox);
         }
-        __syncthreads();  // scan and owners are rewritten by the next chunk
+        flushOutbox(a, w, outbox);  // its barrier: scan and owners are rewritten by the next chunk
     }
 }
-
-// The device loops read a level's counters after the barrier that ends the level before: every append is done.
-template <bool kShared>
+// The device loop reads a level's counters after the barrier that ends the level before: every append is done.
 __device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
     LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
-    const unsigned int size = loadState<kShared>(&a.counts[2 * next.level]);
-    const unsigned int pieces = loadState<kShared>(&a.counts[2 * next.level + 1]);
+    const unsigned int size = loadState(&a.counts[2 * next.level]), pieces = loadState(&a.counts[2 * next.level + 1]);
     // A duplicate append could push a count past the end; read no further.
     const unsigned int room = (unsigned int)(a.capacity - next.start), pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
     next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
     return next;
 }
-
-
 // Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at once, grid.sync() the
-// level barrier. It scales to graphs one block cannot carry; its barrier gathers every SM, so it costs more than a
-// block's and less than a launch plus a copy (the word graph's whole-search table says how much).
-// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x <= co-resident blocks
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the SM count).
-__global__ void __launch_bounds__(kThreadsPerBlock)
+// level barrier: it scales to graphs one block cannot carry, and its barrier gathers every SM.
+// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x <= co-resident blocks.
+__global__ void __launch_bounds__(kThreadsPerBlock, kSearchBlocksPerSm)
 bfsGridLoop(BfsArrays a, int source) {
     __shared__ int scan[kThreadsPerBlock], owners[kThreadsPerBlock], warpTotals[kWarpSize];
+    __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
     resetSearch(a, source, grid.thread_rank(), grid.size());
+    if (threadIdx.x == 0) outbox.count = 0u;
     grid.sync();
-    LevelWindow w = {0, 0, 1, 0, (int)loadState<false>(&a.counts[1])};  // level 0: the source, with its pieces
+    LevelWindow w = {0, 0, 1, 0, (int)loadState(&a.counts[1])};  // level 0: the source, with its pieces
     while (w.size > 0) {
-        expandBalanced<false>(a, w, scan, owners, warpTotals);
+        expandBalanced(a, w, scan, owners, warpTotals, &outbox);
         grid.sync();  // level barrier across every SM
-        w = nextWindow<false>(a, w);
+        w = nextWindow(a, w);
     }
 }
-
 
 // ---------------------------------------------------------------- DB-BFS
 // A BFS as Boolean SpMSpV on the graph's DB format: the frontier and the visited set are bitmaps
@@ -1525,7 +1524,6 @@ typedef struct {
     unsigned int *visited, *frontier, *counts;  // words; 3 * words (rotating); 3 rotating level sizes
     unsigned long long* edges;   // 3 rotating frontier-edge sums
 } DbBfs;
-
 // Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
 // distance and its bit in the next frontier, appends it to the next queue, and counts its edges.
 __device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount, unsigned int* nextFrontier,
@@ -1534,10 +1532,9 @@ __device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsign
     if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit)) return;
     b.dist[u] = level + 1;
     atomicOr(&nextFrontier[u / 32], bit);
-    nextQueue[appendSlot(nextCount)] = u;
+    nextQueue[appendSlots(nextCount, 1u)] = u;
     *edges += b.degreeOffsets[u + 1] - b.degreeOffsets[u];
 }
-
 // A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB push.
 __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue, unsigned int* nextCount,
                              unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
@@ -1566,7 +1563,6 @@ __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int si
         __syncthreads();
     }
 }
-
 // A pull level: a warp an item of a block row that still has unvisited vertices; its entries stream
 // past as in DB pull, each testing its column's frontier bit; it stops once every unvisited row of
 // the 16 has found a parent. Then the rows found are claimed.
@@ -1587,12 +1583,12 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const 
         const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
         const int limit = windowEnd < stop ? windowEnd : stop;
         if (pos >= limit) continue;
-        for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kPullUnroll) {
-            int index[kPullUnroll];
+        for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
+            int index[kBfsPullUnroll];
 #pragma unroll
-            for (int u = 0; u < kPullUnroll; ++u) index[u] = pos + u * kWarpSize + lane < limit ? v.entryIndex[e0 + pos + u * kWarpSize + lane] : 0;
+            for (int u = 0; u < kBfsPullUnroll; ++u) index[u] = pos + u * kWarpSize + lane < limit ? v.entryIndex[e0 + pos + u * kWarpSize + lane] : 0;
 #pragma unroll
-            for (int u = 0; u < kPullUnroll; ++u) {
+            for (int u = 0; u < kBfsPullUnroll; ++u) {
                 const int e = pos + u * kWarpSize + lane;
                 const int col = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize)) * kBlockDim + (index[u] & 15);
                 const bool hit = e < limit && (__ldcg(&frontier[col / 32]) >> (col % 32) & 1u);
@@ -1602,12 +1598,12 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const 
         pos = limit;
     }
     const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu; pos += kWarpSize * kPullUnroll) {
-        int col[kPullUnroll];
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
+        int col[kBfsPullUnroll];
 #pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) col[u] = pos + u * kWarpSize + lane < it.end ? v.sideCol[s0 + pos + u * kWarpSize + lane - blocked] : 0;
+        for (int u = 0; u < kBfsPullUnroll; ++u) col[u] = pos + u * kWarpSize + lane < it.end ? v.sideCol[s0 + pos + u * kWarpSize + lane - blocked] : 0;
 #pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
+        for (int u = 0; u < kBfsPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
             const bool hit = p < it.end && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
             found |= __reduce_or_sync(kFullMask, hit ? 1u << r : 0u);
@@ -1615,7 +1611,6 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const 
     }
     if (lane < rowsHere && (found & ~done) >> lane & 1u) dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
 }
-
 // snippet: db-bfs
 // The whole search, one cooperative launch. Level L's frontier is queue half L % 2 and bitmap
 // L % 3; the bitmap and counters of L + 2 are cleared while L runs, so no level waits for a clear.
@@ -1702,7 +1697,6 @@ static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
     }
     return level + 1;
 }
-
 static bool prepareBfs(BfsInput* b, int roots) {
     const Csr* g = &b->g; b->undirectedEdges = g->nnz / 2;
     b->root = (int*)calloc((size_t)roots, sizeof(int)), b->levels = (int*)calloc((size_t)roots, sizeof(int));
@@ -1724,7 +1718,6 @@ static bool prepareBfs(BfsInput* b, int roots) {
     free(queue);
     return true;
 }
-
 static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
     memset(b, 0, sizeof(*b));
     snprintf(b->name, sizeof(b->name), "%s", name);
@@ -1743,7 +1736,6 @@ static int meanLanes(const Csr* a) {  // day 37's rule: the power of two from 2 
     while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1)) lanes *= 2;
     return lanes;
 }
-
 static void printFormat(const Input* in) {
     const Db* f = &in->db;
     const long long blocks = f->blocks + f->sideBlocks;  // every nonzero block: what BSR stores
@@ -1754,7 +1746,6 @@ static void printFormat(const Input* in) {
            dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a), (double)blocks * kBlockDim * kBlockDim * 4 / 1e6,
            in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
-
 static void printCase(const XCase* xc, const Input* in) {
     printf("  x %-9s d=%-6g %8d nonzeros in %7d of %7d x blocks; push %9lld segments %9lld products: %7.2f MB (plain %6.2f); rule %s, paper %s\n",
            kPatternNames[xc->pattern], xc->density, xc->nonzeros, xc->activeBlocks, in->db.blockCols, xc->segments + xc->sidePieces,
@@ -1805,7 +1796,6 @@ typedef struct {
     cusparseHandle_t sparse;
     cublasHandle_t blas; cudaStream_t stream;
 } GpuInput;
-
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
@@ -1813,7 +1803,6 @@ static void* toDevice(const void* host, size_t bytes) {
     return d;
 }
 static void* dbArray(GpuInput* g, const void* host, size_t bytes) { return g->dbArrays[g->dbArrayCount++] = toDevice(host, bytes); }
-
 // The DB format's arrays on the device, and the rule's byte counts in the view.
 static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows, int splitPieces, GpuInput* g) {
     DbView* v = &g->view; memset(v, 0, sizeof(*v));
@@ -1846,7 +1835,6 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
     CUDA_CHECK(cudaMemset(v->arrivals, 0, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int)));
     CUDA_CHECK(cudaMemset(v->barrier, 0, sizeof(unsigned long long)));
 }
-
 // A BSR copy of every nonzero block (side ones too), 1 KiB each, row-major inside: cuSPARSE's.
 static void uploadBsr(const Input* in, GpuInput* g) {
     const Csr* a = &in->a;
@@ -1886,9 +1874,7 @@ static void uploadBsr(const Input* in, GpuInput* g) {
     CUSPARSE_CHECK(cusparseSetMatType(g->bsr, CUSPARSE_MATRIX_TYPE_GENERAL));
     CUSPARSE_CHECK(cusparseSetMatIndexBase(g->bsr, CUSPARSE_INDEX_BASE_ZERO));
 }
-
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
-
 // Everything of an input on the GPU: CSR and CSC, the DB format, x and y, cuSPARSE's CSR (with
 // its preprocess, outside every timed window, as day 37) and, where it fits, its BSR.
 static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g) {
@@ -1907,6 +1893,7 @@ static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g
     uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, g);
     g->view.pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
     g->view.pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
+    g->view.pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / (a->rows > 0 ? a->rows : 1));  // products: share * nnz
     g->view.pullBytes = (float)in->pullBytesFull;
     int perSm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
@@ -1924,7 +1911,6 @@ static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g
     if (bsr) uploadBsr(in, g);
     if (in->dense) g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
-
 static void freeGpu(GpuInput* g) {
     void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y, g->spmvBuffer,
                    g->bsrOffsets, g->bsrCols, g->bsrValues, g->dense};
@@ -1934,9 +1920,7 @@ static void freeGpu(GpuInput* g) {
     CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec)); CUSPARSE_CHECK(cusparseDestroyDnVec(g->yVec));
     if (g->bsrValues) CUSPARSE_CHECK(cusparseDestroyMatDescr(g->bsr));
 }
-
 typedef struct { int variant; const GpuInput* g; } Call;
-
 // One call of one variant on the current x; every one writes all of y, inside the call.
 static void launchCall(const void* ctx) {
     const Call* c = (const Call*)ctx;
@@ -1967,7 +1951,6 @@ static void launchCall(const void* ctx) {
         CUDA_CHECK(cudaGetLastError());
     }
 }
-
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
 // times[v] is 0 for a variant not run or failed; decision gets DB auto's (1: push).
@@ -2012,7 +1995,6 @@ typedef struct {
     int nPlain, nCu[DENSITY_COUNT], nBsr, nDecode;
     double bfsKron, bfsMesh, bfsAutoMin, kronGteps;
 } Results;
-
 static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t, double copyGBs, Results* r) {
     const double autoMs = t[kDbAuto];
     if (!(autoMs > 0.0)) return;
@@ -2031,7 +2013,6 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
     const int d = caseIndex % kDensityCount;
     if (t[kCusparseCsr] > 0.0) r->logCu[d] += log(t[kCusparseCsr] / autoMs), ++r->nCu[d];
 }
-
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs, cusparseHandle_t sparse, cublasHandle_t blas,
                        cudaStream_t stream, Results* r) {
@@ -2077,7 +2058,6 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs, cus
 enum BfsVariant { kDay38, kDbBfsPush, kDbBfsPull, kDbBfsAuto, kBfsVariants };
 static const char* const kBfsNames[kBfsVariants] = {"day 38, edge-balanced grid loop", "DB-BFS push-only", "DB-BFS pull-only", "DB-BFS auto"};
 typedef struct { int variant, source, grid38, gridDb; BfsArrays a; DbBfs b; cudaStream_t stream; } BfsCall;
-
 static void launchBfs(const void* ctx) {
     BfsCall c = *(const BfsCall*)ctx;
     if (c.variant == kDay38) {
@@ -2089,7 +2069,6 @@ static void launchBfs(const void* ctx) {
     void* args[] = {&c.b, &c.source, &mode};
     CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0, c.stream));
 }
-
 // One graph: both BFS codes on the device, every search judged exactly against the CPU's, then
 // timed call by call (a search is hundreds of microseconds); GTEPS as Graph500's harmonic mean.
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t stream, double* gteps) {
@@ -2110,8 +2089,8 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
     int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
     const int pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
     c.a = {offsets, cols, (int*)toDevice(NULL, (size_t)n * sizeof(int)), (int*)toDevice(NULL, (size_t)n * sizeof(int)),
-           (int2*)toDevice(NULL, (size_t)pieceCapacity * sizeof(int2)), (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int)),
-           n, pieceCapacity, kHeavyDegree};
+           (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int)), (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int)),
+           (int2*)toDevice(NULL, (size_t)pieceCapacity * sizeof(int2)), n, pieceCapacity, kHeavyDegree};
     c.b.v = holder.view, c.b.n = n, c.b.words = words, c.b.entries = g->nnz, c.b.degreeOffsets = offsets;
     c.b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int)), c.b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
     c.b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
@@ -2147,7 +2126,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
         printf(v == kDbBfsAuto ? ", %.2fx day 38's\n" : "\n", gteps[kDay38] > 0.0 ? gteps[v] / gteps[kDay38] : 0.0);
     }
     free(got);
-    void* all[] = {offsets, cols, c.a.dist, c.a.queue, c.a.pieces, c.a.counts, c.b.dist, c.b.queue, c.b.visited, c.b.frontier, c.b.counts, c.b.edges};
+    void* all[] = {offsets, cols, c.a.dist, c.a.queue, c.a.visited, c.a.pieces, c.a.counts, c.b.dist, c.b.queue, c.b.visited, c.b.frontier, c.b.counts, c.b.edges};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
     for (int i = 0; i < holder.dbArrayCount; ++i) CUDA_CHECK(cudaFree(holder.dbArrays[i]));
     return failures;
@@ -2155,7 +2134,6 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
 
 // ---------------------------------------------------------------- the steps of main
 typedef struct { bool small; int roots, fileCount; const char* files[kMaxInputs]; } Options;
-
 // Step 1: flags. Returns 0, or 1 after the one line that says what is wrong.
 static int parseFlags(int argc, char** argv, Options* o) {
     for (int a = 1; a < argc; ++a) {
@@ -2178,7 +2156,6 @@ static int parseFlags(int argc, char** argv, Options* o) {
     if (o->small && o->fileCount > 0) { fprintf(stderr, "flag --small: chooses its own inputs, so it takes no path\n"); return 1; }
     return 0;
 }
-
 // Step 2 for one part-1 input: made or read; then its transpose, its DB format, its pull items,
 // the byte counts, and every x with its work and its CPU answer. False after the line saying why.
 static bool prepareInput(Input* in, bool small) {
@@ -2227,7 +2204,6 @@ static bool prepareInput(Input* in, bool small) {
     if (!ok) fprintf(stderr, "%s: out of host memory\n", in->name);
     return ok;
 }
-
 // The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus written,
 // launched from the host (a graph's copy node runs slower: day 37's notes). Returns its GB/s.
 static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
@@ -2256,9 +2232,7 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
     printf("plotspec: pull | bar | Pull bandwidth at d = 0.1 against the copy ceiling | input | GB/s (bytes each must read)\n");
     return gbs;
 }
-
 static double geomean(double logSum, int n) { return n > 0 ? exp(logSum / n) : 0.0; }
-
 // The headlines: the goals of the lesson, one line each (the README gives each goal's target).
 static void printGoals(const Results* r, bool generated) {
     if (generated) {
@@ -2280,7 +2254,6 @@ static void printGoals(const Results* r, bool generated) {
     }
     if (r->bfsAutoMin < 1e30) printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
 }
-
 // Step 3 for part 2: the BFS graphs and their CPU searches. False after the line saying why.
 static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* graphs, int* graphCount) {
     *graphCount = 0;
@@ -2307,7 +2280,6 @@ static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* 
     }
     return true;
 }
-
 // Part 2 on the GPU: every graph, and the BFS headlines.
 static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small, cudaStream_t stream, Results* r) {
     int failures = 0;
@@ -2324,7 +2296,6 @@ static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small
     if (failures == 0) printf("  every search of every root matches the CPU's distances exactly\n");
     return failures;
 }
-
 int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a)
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) { fputs(kUsage, stdout); return EXIT_SUCCESS; }
@@ -2344,8 +2315,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < count && ok; ++i) ok = inputs[i].kind != kInputFile || loadMatrixMarket(inputs[i].path, &inputs[i]);
     if (ok) {
         printf("Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and cuSPARSE; DB-BFS; a decoding layer\n");
-        printf("blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost %.1f; paper's th3 %.2f\n", kSideMaxNnz,
-               kPushByteCost, kPaperTh3);
+        printf("blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost %.1f, an atomic's wait %.1f B; paper's th3 %.2f\n", kSideMaxNnz,
+               kPushByteCost, kAtomicWaitBytes, kPaperTh3);
     }
     for (int i = 0; i < count && ok; ++i) {
         ok = prepareInput(&inputs[i], o.small);
