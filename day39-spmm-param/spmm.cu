@@ -59,9 +59,9 @@ static const int kTargetPieces = 2 * 64 * 132;
 static const int kWarmupRuns = 1, kTimedRuns = 3, kMaxTimedRuns = 64;  // one warm-up: the first launch loads the kernel
 static const float kMinWindowMs = 0.2f;
 static const int kTrainWarmupRuns = 1, kTrainTimedRuns = 3;  // training needs the ranking, not a publishable time
-// The decider: one CART tree per dim over the 15 features. Depth 3 is at most 8 leaves, few enough to read; a leaf holds at least 4
-// training graphs, so no leaf is one graph's private answer.
-static const int kFeatureCount = 15, kTreeDepth = 3, kMinLeafSamples = 4;
+// The decider: one CART tree per dim over the 15 features, of the depth from 1 to 4 that scores best left one family out (a deeper
+// tree fits the training graphs better and a kind of matrix it never saw worse); a leaf holds at least 4 training graphs.
+static const int kFeatureCount = 15, kMaxTreeDepth = 4, kMinLeafSamples = 4;
 static const double kMinSplitGain = 0.02;  // a split must raise its graphs' geometric mean by 2%: no splitting on timing noise
 // A leaf takes S = 1 unless S = 0 beats it by 3%: balancing costs little where no row is long, and saves many times where a row is
 // longer than any the leaf's graphs had (the family left out in training shows what a leaf without hubs does to hubs).
@@ -1461,14 +1461,14 @@ static void freeInputs(Input* inputs, int count) {
     for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
     free(inputs);
 }
-static void writeModel(FILE* out, const Model* m, const char* date, double lofo, const Options* o) {
+static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth, const Options* o) {
     fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
     fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers, kFamilyCount);
     for (int f = 0; f < kFamilyCount; ++f) fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
     fprintf(out, "), %d sizes each, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
     fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims", kTrainWarmupRuns, kTrainTimedRuns);
     for (int i = 0; i < o->dimCount; ++i) fprintf(out, " %d", o->dims[i]);
-    fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, kTreeDepth);
+    fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
     fprintf(out, "# tree DIM NODES, then its nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT (go to LEFT when\n");
     fprintf(out, "# FEATURE <= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end after the last.\n");
     for (int t = 0; t < m->treeCount; ++t) printTree(out, &m->trees[t], "", "");
@@ -1524,14 +1524,15 @@ static int trainMain(const Options* o) {
     }
     free(results), freeInputs(graphs, count);
     CUSPARSE_CHECK(cusparseDestroy(handle)); CUDA_CHECK(cudaStreamDestroy(stream));
-    double perFamily[kFamilyCount], lofo[5];
-    for (int depth = 4; depth >= 1; --depth) lofo[depth] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
+    double perFamily[kFamilyCount], lofo[kMaxTreeDepth + 1];
+    int depth = 1;  // the shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of matrix
+    for (int d = 1; d <= kMaxTreeDepth; ++d) lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily), depth = lofo[d] > lofo[depth] ? d : depth;
     printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n", lofo[1], lofo[2], lofo[3], lofo[4]);
-    lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, kTreeDepth, perFamily);
-    printf("~ at depth %d, each family left out:", kTreeDepth);
+    lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
+    printf("~ at depth %d, the best of the four, each family left out:", depth);
     for (int f = 0; f < kFamilyCount; ++f) printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
     for (int di = 0; di < o->dimCount; ++di) {
-        fitTree(&sets[di], family, -1, kTreeDepth, &model.trees[model.treeCount]);
+        fitTree(&sets[di], family, -1, depth, &model.trees[model.treeCount]);
         printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
         free(sets[di].x), free(sets[di].perf);
     }
@@ -1539,11 +1540,11 @@ static int trainMain(const Options* o) {
     const time_t now = time(NULL);
     strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
     FILE* out = fopen(o->modelPath, "w");
-    if (out != NULL) writeModel(out, &model, date, lofo[0], o);
+    if (out != NULL) writeModel(out, &model, date, lofo[0], depth, o);
     if (out == NULL || fclose(out) != 0) return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
     failures += !readModel(o->modelPath, &model);  // read back through the run's own validation
     printf("wrote %s: %d trees of depth <= %d, read back and validated\nheadline: decider_lofo_vs_oracle_geomean = %.3f\n",
-           o->modelPath, model.treeCount, kTreeDepth, lofo[0]);
+           o->modelPath, model.treeCount, kMaxTreeDepth, lofo[0]);
     if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
     puts(failures > 0 ? "FAIL" : "PASS");
     return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
