@@ -1297,16 +1297,16 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
 
 // ---------------------------------------------------------------- training the decider
 // snippet: training-family
-// The training family, fixed by rule before any evaluation: eight generated families, six sizes each from 2^10 to 2^20 rows (a factor of 4
-// apart), every member's shape drawn from its own seed (kSeedTrain + 16 family + member, never an evaluation input's). A member whose
-// entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
+// The training family, fixed by rule before any evaluation: eight generated families of eleven members, sized 2^10 to 2^20 rows (members
+// 0..5 a factor of 4 apart, 6..10 halfway between them), every member's shape drawn from its own seed (kSeedTrain + 16 family + member,
+// never an evaluation input's). A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
 static const char* const kFamilyNames[] = {"power-law", "mesh", "banded", "road", "community", "bipartite", "dense-block", "random"};
-static const int kFamilyCount = 8, kFamilyMembers = 6;
+static const int kFamilyCount = 8, kFamilyMembers = 11, kFamilySizes = 6;  // sizes a factor of 4 apart
 static const long long kTrainMaxNnz = 2000000;
 static void generateTrainGraph(int family, int member, Input* in) {
     uint64_t seed = kSeedTrain + 16 * (uint64_t)family + (uint64_t)member;
     const double r1 = unit01(hash64(seed ^ 1)), r2 = unit01(hash64(seed ^ 2)), r3 = unit01(hash64(seed ^ 3));
-    int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
+    int n = (int)lround(1024.0 * pow(1024.0, (member < kFamilySizes ? member : member - kFamilySizes + 0.5) / (kFamilySizes - 1.0)));
     const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
     Csr* a = &in->a;
     char shape[64] = "";
@@ -1465,7 +1465,7 @@ static void writeModel(FILE* out, const Model* m, const char* date, double lofo,
     fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
     fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers, kFamilyCount);
     for (int f = 0; f < kFamilyCount; ++f) fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
-    fprintf(out, "), %d sizes each, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
+    fprintf(out, "), %d members each, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
     fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims", kTrainWarmupRuns, kTrainTimedRuns);
     for (int i = 0; i < o->dimCount; ++i) fprintf(out, " %d", o->dims[i]);
     fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
@@ -1479,7 +1479,7 @@ static int trainMain(const Options* o) {
     const int count = kFamilyCount * kFamilyMembers;
     Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
     int family[kFamilyCount * kFamilyMembers];
-    printf("Training the decider on %d generated graphs: %d families x %d sizes, none of them an input of the lesson\n", count,
+    printf("Training the decider on %d generated graphs: %d families x %d members, none of them an input of the lesson\n", count,
            kFamilyCount, kFamilyMembers);
     for (int g = 0; g < count; ++g) {
         generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
