@@ -59,8 +59,8 @@ static const int kItemEntriesMin = 512, kItemEntriesMax = 4096, kItemsWanted = 1
 static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
 static const int kPullUnroll = 4;         // chunks of 32 entries a warp has in flight; more cost registers and a resident block an SM (notes.md)
 static const int kBfsPullUnroll = 8;      // DB-BFS pull: indices only, no values; at eight its kernel keeps its registers unspilled
-static const int kRowSumStride = 17;      // a lane's 16 row sums, padded so lanes start on different banks
 static const int kThreads = 256;          // the DB kernels: 8 warps a block
+static const int kDbBlocksPerSm = 5;      // the SpMSpV kernel's resident blocks an SM: with six or eight (fewer registers) it ran slower (notes.md)
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;          // push: side entries of a column one thread loads at once
 static const int kSampleEntries = 64;           // x entries every CTA samples for the rule (the same 64)
@@ -820,7 +820,7 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
 static bool buildPushViews(const Csr* a, Db* f) {
     for (int b = 0; b < f->blocks; ++b) ++f->colBlockOffsets[f->blockCol[b] + 1];
     for (int J = 0; J < f->blockCols; ++J) f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
-    int* next = (int*)malloc(((size_t)(f->blockCols > a->cols ? f->blockCols : a->cols) + 1) * sizeof(int));
+    int* next = (int*)malloc(((size_t)f->blockCols + 1) * sizeof(int));
     if (!next) return false;
     memcpy(next, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
     for (int I = 0; I < f->blockRows; ++I)
@@ -834,17 +834,12 @@ static bool buildPushViews(const Csr* a, Db* f) {
             for (int c = 0, start = 0; c < kBlockDim - 1; ++c) start += count[c], table[c] = (unsigned char)start;
             table[kBlockDim - 1] = (unsigned char)(nnz - 1);
         }
-    for (long long s = 0; s < f->sideNnz; ++s) ++f->sideColOffsets[f->sideCol[s] + 1];
-    for (int c = 0; c < a->cols; ++c) f->sideColOffsets[c + 1] += f->sideColOffsets[c];
-    memcpy(next, f->sideColOffsets, ((size_t)a->cols + 1) * sizeof(int));
-    for (int r = 0; r < a->rows; ++r)
-        for (int s = f->sideRowOffsets[r]; s < f->sideRowOffsets[r + 1]; ++s) {
-            const int k = next[f->sideCol[s]]++;
-            f->sideRowCsc[k] = r;
-            if (f->sideValCsc) f->sideValCsc[k] = f->sideVal[s];
-        }
     free(next);
-    return true;
+    const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
+    Csr t;
+    const bool ok = transpose(&side, &t);
+    f->sideColOffsets = t.offsets, f->sideRowCsc = t.index, f->sideValCsc = t.value;  // freeDb frees them, made or not
+    return ok;
 }
 // snippet: build-db
 // The DB format of a: two passes over the block rows (count, then place), then the push views.
@@ -870,12 +865,8 @@ static bool buildDb(const Csr* a, Db* f) {
         f->sideRowOffsets = (int*)calloc((size_t)a->rows + 1, sizeof(int));
         f->sideCol = (int*)malloc(((size_t)sideNnz + 1) * sizeof(int));
         f->sideVal = a->value ? (float*)malloc(((size_t)sideNnz + 1) * sizeof(float)) : NULL;
-        f->sideColOffsets = (int*)calloc((size_t)a->cols + 1, sizeof(int));
-        f->sideRowCsc = (int*)malloc(((size_t)sideNnz + 1) * sizeof(int));
-        f->sideValCsc = a->value ? (float*)malloc(((size_t)sideNnz + 1) * sizeof(float)) : NULL;  // a pattern needs no value
         ok = f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !a->value) && f->colBlockOffsets && f->cscBlock &&
-             f->cscColStart && f->sideRowOffsets && f->sideCol && (f->sideVal || !a->value) && f->sideColOffsets && f->sideRowCsc &&
-             (f->sideValCsc || !a->value);
+             f->cscColStart && f->sideRowOffsets && f->sideCol && (f->sideVal || !a->value);
     }
     f->blocks = 0, f->blockedNnz = 0, f->sideNnz = 0;  // counted again as they are placed
     for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, true, f, &s);
@@ -1137,8 +1128,8 @@ __device__ int ownerLane(int myStart, int e, int width) {
 __device__ void pullItem(const DbView& v, const PullItem it, const float* __restrict__ x, float* __restrict__ y, float* sums) {
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
     const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
-    float* mine = sums + lane * kRowSumStride;  // this lane's 16 row sums
-    for (int r = 0; r < kBlockDim; ++r) mine[r] = 0.0f;
+    float* mine = sums + lane;  // this lane's 16 row sums, one a row of 32: bank = lane, whatever the rows
+    for (int r = 0; r < kBlockDim; ++r) mine[r * kWarpSize] = 0.0f;
     const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
     const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
     int pos = it.begin;
@@ -1161,7 +1152,7 @@ __device__ void pullItem(const DbView& v, const PullItem it, const float* __rest
             for (int u = 0; u < kPullUnroll; ++u) {
                 const int e = pos + u * kWarpSize + lane;
                 const int J = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize));
-                if (e < limit) mine[index[u] >> 4] += value[u] * __ldg(x + J * kBlockDim + (index[u] & 15));
+                if (e < limit) mine[(index[u] >> 4) * kWarpSize] += value[u] * __ldg(x + J * kBlockDim + (index[u] & 15));
             }
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
@@ -1178,12 +1169,12 @@ __device__ void pullItem(const DbView& v, const PullItem it, const float* __rest
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            if (p < it.end) mine[r] += value[u] * __ldg(x + col[u]);
+            if (p < it.end) mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
         }
     }
     __syncwarp();
-    float sum = 0.0f;  // lane r < 16: row r, over the 32 lanes in lane order
-    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l) sum += sums[l * kRowSumStride + lane];
+    float sum = 0.0f;  // lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks)
+    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l) sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
     __syncwarp();
     if (it.pieces == 1) {
         if (lane < rowsHere) y[r0 + lane] = sum;
@@ -1277,13 +1268,14 @@ __device__ int chunkFor(long long count) {
 // 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 256 entries
 // of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
 // are dealt out evenly over the block's threads.
-__device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __restrict__ y, bool metadataOnly, PushShared& s) {
+// firstX: this thread's x in the block's first chunk, loaded by the caller before it decided.
+__device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __restrict__ y, bool metadataOnly, float firstX, PushShared& s) {
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < v.rows; i += (long long)gridDim.x * kThreads) y[i] = 0.0f;
     gridBarrier(v.barrier);
     const int chunk = chunkFor(v.cols);
     for (long long c0 = blockIdx.x * (long long)chunk; c0 < v.cols; c0 += (long long)gridDim.x * chunk) {
         const long long j = c0 + threadIdx.x;
-        const float xv = j < v.cols && threadIdx.x < chunk ? x[j] : 0.0f;
+        const float xv = c0 == blockIdx.x * (long long)chunk ? firstX : j < v.cols && threadIdx.x < chunk ? x[j] : 0.0f;
         if (!__syncthreads_or(xv != 0.0f)) continue;  // most chunks of a very sparse x: nothing to deal
         const int total = scanTasks(v, xv != 0.0f, (int)j, xv, s);
         for (int q = threadIdx.x; q < total && !metadataOnly; q += kThreads) {
@@ -1311,15 +1303,16 @@ __device__ bool choosePush(const DbView& v, const float* __restrict__ x) {
 // DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
 // pull needs no step before it, and push's step runs inside.
 // Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
-__global__ void __launch_bounds__(kThreads) dbSpmspv(DbView v, const float* __restrict__ x, float* __restrict__ y, int mode) {
-    __shared__ float rowSums[kWarpsPerCta][kWarpSize * kRowSumStride];
-    __shared__ PushShared pushShared;
+__global__ void __launch_bounds__(kThreads, kDbBlocksPerSm) dbSpmspv(DbView v, const float* __restrict__ x, float* __restrict__ y, int mode) {
+    __shared__ union { float rowSums[kWarpsPerCta][kWarpSize * kBlockDim]; PushShared push; } shared;  // a call takes one path
+    const long long j = blockIdx.x * (long long)chunkFor(v.cols) + threadIdx.x;  // push's first x: its load overlaps the rule's sample
+    const float firstX = j < v.cols && threadIdx.x < chunkFor(v.cols) ? x[j] : 0.0f;
     const bool push = mode == kPushOnly || mode == kMetaOnly || (mode == kAutoRule && choosePush(v, x));
     if (blockIdx.x == 0 && threadIdx.x == 0) *v.decision = push;
-    if (push) { pushAll(v, x, y, mode == kMetaOnly, pushShared); return; }
+    if (push) { pushAll(v, x, y, mode == kMetaOnly, firstX, shared.push); return; }
     const int warp = threadIdx.x / kWarpSize;
     for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-        pullItem(v, v.items[i], x, y, rowSums[warp]);
+        pullItem(v, v.items[i], x, y, shared.rowSums[warp]);
 }
 // end snippet
 
