@@ -58,7 +58,8 @@ static const int kBlockViewBytes = 40, kSideEntryBytes = 16;
 static const int kItemEntriesMin = 512, kItemEntriesMax = 4096, kItemsWanted = 16384;
 static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
 static const int kPullUnroll = 4;         // chunks of 32 entries a warp has in flight; more cost registers and a resident block an SM (notes.md)
-static const int kBfsPullUnroll = 8;      // DB-BFS pull: indices only, no values; at eight its kernel keeps its registers unspilled
+static const int kBfsPullUnroll = 8;      // DB-BFS pull: chunks of 32 indices in flight; found rows skip theirs from the next round (16 ran slower, notes.md)
+static const int kDbBfsBlocksPerSm = 4;   // DB-BFS's resident blocks an SM: its register cap (at three the mesh's pull levels ran slower)
 static const int kThreads = 256;          // the DB kernels: 8 warps a block
 static const int kDbBlocksPerSm = 5;      // the SpMSpV kernel's resident blocks an SM: with six or eight (fewer registers) it ran slower (notes.md)
 static const int kWarpsPerCta = kThreads / kWarpSize;
@@ -1528,37 +1529,53 @@ __device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsign
     nextQueue[appendSlots(nextCount, 1u)] = u;
     *edges += b.degreeOffsets[u + 1] - b.degreeOffsets[u];
 }
+// Push task q of a scanned chunk of the frontier: a column's run in one block, or kSidePiece
+// entries of its side column; each row reached is claimed.
+__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, int* nextQueue, unsigned int* nextCount,
+                            unsigned int* nextFrontier, unsigned long long* edges) {
+    const DbView& v = b.v;
+    const int o = taskOwner(s, q), local = q - s.scan[o];
+    if (local < s.blocks[o]) {
+        int blockRow;
+        const int2 run = columnRun(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
+        for (int e = run.x; e < run.y; ++e) dbClaim(b, blockRow * kBlockDim + (v.entryIndex[e] >> 4), level, nextQueue, nextCount, nextFrontier, edges);
+        return;
+    }
+    const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, end = min(begin + kSidePiece, s.sideEnd[o]);
+    int row[kSidePiece];
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
+        if (begin + u < end) dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
+}
 // A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB push.
+// A frontier of at most one chunk (a level after the root, where a hub may hold most of the
+// edges) is scanned by every block alike, and each takes every gridDim.x-th task of it: the whole
+// grid walks the hub, not one block.
 __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue, unsigned int* nextCount,
                              unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
-    const DbView& v = b.v;
+    if (size <= kThreads) {
+        const bool mine = threadIdx.x < size;
+        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
+        for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total; q += (long long)gridDim.x * kThreads)
+            bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
+        __syncthreads();
+        return;
+    }
     const int chunk = chunkFor(size);
     for (long long c0 = blockIdx.x * (long long)chunk; c0 < size; c0 += (long long)gridDim.x * chunk) {
         const long long i = c0 + threadIdx.x;
         const bool mine = i < size && threadIdx.x < chunk;
-        const int total = scanTasks(v, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
-        for (int q = threadIdx.x; q < total; q += kThreads) {
-            const int o = taskOwner(s, q), local = q - s.scan[o];
-            if (local < s.blocks[o]) {
-                int blockRow;
-                const int2 run = columnRun(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
-                for (int e = run.x; e < run.y; ++e) dbClaim(b, blockRow * kBlockDim + (v.entryIndex[e] >> 4), level, nextQueue, nextCount, nextFrontier, edges);
-            } else {
-                const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, end = min(begin + kSidePiece, s.sideEnd[o]);
-                int row[kSidePiece];
-#pragma unroll
-                for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
-#pragma unroll
-                for (int u = 0; u < kSidePiece; ++u)
-                    if (begin + u < end) dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
-            }
-        }
+        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
+        for (int q = threadIdx.x; q < total; q += kThreads) bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
         __syncthreads();
     }
 }
 // A pull level: a warp an item of a block row that still has unvisited vertices; its entries stream
-// past as in DB pull, each testing its column's frontier bit; it stops once every unvisited row of
-// the 16 has found a parent. Then the rows found are claimed.
+// past as in DB pull, each testing its column's frontier bit; a row that has found its parent
+// loads no more of its side entries, and the item stops once every unvisited row of the 16 has.
+// Then the rows found are claimed.
 __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const unsigned int* frontier, int* nextQueue,
                             unsigned int* nextCount, unsigned int* nextFrontier, unsigned long long* edges) {
     const DbView& v = b.v;
@@ -1592,13 +1609,16 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const 
     }
     const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
     for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
-        int col[kBfsPullUnroll];
-#pragma unroll
-        for (int u = 0; u < kBfsPullUnroll; ++u) col[u] = pos + u * kWarpSize + lane < it.end ? v.sideCol[s0 + pos + u * kWarpSize + lane - blocked] : 0;
+        int col[kBfsPullUnroll];  // a row that has found its parent reads no more of its entries
 #pragma unroll
         for (int u = 0; u < kBfsPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            const bool hit = p < it.end && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
+            col[u] = p < it.end && !((found | done) >> r & 1u) ? v.sideCol[s0 + p - blocked] : -1;
+        }
+#pragma unroll
+        for (int u = 0; u < kBfsPullUnroll; ++u) {
+            const int r = ownerLane(myRowStart, s0 + pos + u * kWarpSize + lane - blocked, kBlockDim);
+            const bool hit = col[u] >= 0 && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
             found |= __reduce_or_sync(kFullMask, hit ? 1u << r : 0u);
         }
     }
@@ -1611,7 +1631,7 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const 
 // Auto is Beamer's rule on the counted frontier edges and vertices. Vertices without an edge start
 // visited (no search reaches them), so a block row of them never keeps pull from stopping early.
 // Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
-__global__ void __launch_bounds__(kThreads) dbBfs(DbBfs b, int source, int mode) {
+__global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm) dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
     __shared__ unsigned long long blockEdges;
     cg::grid_group grid = cg::this_grid();
