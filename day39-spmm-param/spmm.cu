@@ -59,10 +59,12 @@ static const int kTargetPieces = 2 * 64 * 132;
 static const int kWarmupRuns = 1, kTimedRuns = 3, kMaxTimedRuns = 64;  // one warm-up: the first launch loads the kernel
 static const float kMinWindowMs = 0.2f;
 static const int kTrainWarmupRuns = 1, kTrainTimedRuns = 3;  // training needs the ranking, not a publishable time
-// The decider: one CART tree per dim over the 15 features, of the depth from 1 to 4 that scores best left one family out (a deeper
-// tree fits the training graphs better and a kind of matrix it never saw worse); a leaf holds at least 4 training graphs.
-static const int kFeatureCount = 15, kMaxTreeDepth = 4, kMinLeafSamples = 4;
-static const double kMinSplitGain = 0.02;  // a split must raise its graphs' geometric mean by 2%: no splitting on timing noise
+// The decider: one CART tree per dim over the 15 features, of the depth from 1 to 4 that scores best left one family out (a deeper tree
+// fits the training graphs better and a kind of matrix it never saw worse); a leaf holds at least 8 graphs, a quarter of a family.
+static const int kFeatureCount = 15, kMaxTreeDepth = 4, kMinLeafSamples = 8;
+// A split must gain more than timing noise could. Noise in a sum of k graphs' log performances grows as sqrt(k), so the bar is kSplitNoise
+// sqrt(k): a share of k would keep a node of many graphs from setting apart the few its leaf serves badly.
+static const double kSplitNoise = 0.1;
 // A leaf takes S = 1 unless S = 0 beats it by 3%: balancing costs little where no row is long, and saves many times where a row is
 // longer than any the leaf's graphs had (the family left out in training shows what a leaf without hubs does to hubs).
 static const double kBalanceMargin = 0.03;
@@ -474,7 +476,6 @@ static void freeInput(Input* in) {
     }
     memset(in, 0, sizeof(*in));
 }
-
 // A growing list of (row, column, value) triples, from which every CSR of the lesson is built.
 struct Triples {
     long long count, cap;
@@ -495,7 +496,6 @@ static void addEdge(Triples* t, int u, int v) {
     addTriple(t, u, v, edgeValue(u, v));
     if (u != v) addTriple(t, v, u, edgeValue(u, v));
 }
-
 // The CSR of n rows from the triples, ordered by row, then column, by two stable counting sorts (linear time, where a comparison sort of a
 // Kronecker graph's entries takes seconds); a repeated (row, column) is kept once (an edge drawn twice). The triples are freed.
 static void csrFromTriples(int n, Triples* t, Csr* a) {
@@ -526,7 +526,6 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
     free(start), free(byCol), free(order), free(t->row), free(t->col), free(t->val);
     memset(t, 0, sizeof(*t));
 }
-
 // The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal, could not show a kernel that pairs a value
 // with the wrong column, so its values come from edgeValue (of the unordered pair: a symmetric file stays symmetric).
 static int csrFromFile(const char* path, Csr* a) {
@@ -549,7 +548,6 @@ static int csrFromFile(const char* path, Csr* a) {
     csrFromTriples(mm.rows, &t, a);
     return 1;
 }
-
 // Renumbers the vertices, vertex i becoming newId[i] (out = P A P^T), or a random newId when it is NULL; out may be a itself.
 static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     int* perm = (int*)checkedMalloc((size_t)a->n * sizeof(int));
@@ -565,7 +563,6 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     free(perm);
     csrFromTriples(n, &t, out);
 }
-
 // Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few vertices (a power law). Graph500 then
 // shuffles the ids, so a vertex's neighbours are anywhere.
 static void generateKronecker(int scale, int edgeFactor, uint64_t seed, int shuffle, Csr* a) {
@@ -1088,9 +1085,8 @@ static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs,
     return failures;
 }
 // Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the baselines and every configuration, each
-// checked against the CPU's answer (computed at the widest dim, kept on the device only around this input). Training needs only the
-// ranking: no baselines, and the checks at the first dim only, where the reference is cheap (the kernels are the same at every dim, and
-// every default run checks them all).
+// checked against the CPU's answer (computed at the widest dim, kept on the device only around this input). Training needs the ranking
+// only: no baselines, checks at the first dim only (a cheap reference; the kernels are the same at every dim, each default run checks all).
 static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle, cudaStream_t stream, int training, DimResult* results) {
     const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns, runs = training ? kTrainTimedRuns : kTimedRuns;
     int maxDim = 0, failures = 0;
@@ -1297,16 +1293,22 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
 
 // ---------------------------------------------------------------- training the decider
 // snippet: training-family
-// The training family, fixed by rule before any evaluation: eight generated families of eleven members, sized 2^10 to 2^20 rows (members
-// 0..5 a factor of 4 apart, 6..10 halfway between them), every member's shape drawn from its own seed (kSeedTrain + 16 family + member,
-// never an evaluation input's). A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
+// The training family, fixed by rule before any evaluation: eight generated families of 32 members, sized 2^10 to 2^20 rows evenly in
+// log, their shapes drawn from their own seeds (never an evaluation input's) and stratified (a Latin hypercube): each draw's range is
+// covered, extremes included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
 static const char* const kFamilyNames[] = {"power-law", "mesh", "banded", "road", "community", "bipartite", "dense-block", "random"};
-static const int kFamilyCount = 8, kFamilyMembers = 11, kFamilySizes = 6;  // sizes a factor of 4 apart
+static const int kFamilyCount = 8, kFamilyMembers = 32;
 static const long long kTrainMaxNnz = 2000000;
+static double stratified(int family, int member, int draw) {
+    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40, own = hash64(key + (uint64_t)member);
+    int stratum = 0;  // the member's rank among its family's hashes: a random permutation of the strata per family and draw
+    for (int m = 0; m < kFamilyMembers; ++m) stratum += hash64(key + (uint64_t)m) < own;
+    return (stratum + unit01(hash64(own))) / kFamilyMembers;
+}
 static void generateTrainGraph(int family, int member, Input* in) {
-    uint64_t seed = kSeedTrain + 16 * (uint64_t)family + (uint64_t)member;
-    const double r1 = unit01(hash64(seed ^ 1)), r2 = unit01(hash64(seed ^ 2)), r3 = unit01(hash64(seed ^ 3));
-    int n = (int)lround(1024.0 * pow(1024.0, (member < kFamilySizes ? member : member - kFamilySizes + 0.5) / (kFamilySizes - 1.0)));
+    const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
+    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2), r3 = stratified(family, member, 3);
+    int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
     const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
     Csr* a = &in->a;
     char shape[64] = "";
@@ -1322,7 +1324,7 @@ static void generateTrainGraph(int family, int member, Input* in) {
         generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a), snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
     } else if (family == 4 || family == 6) {  // clusters: sparse ones, or dense blocks
         const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1)), hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
-        const double inside = family == 4 ? 0.2 + 0.7 * unit01(hash64(seed ^ 4)) : 1.0;
+        const double inside = family == 4 ? 0.2 + 0.7 * stratified(family, member, 4) : 1.0;
         const int outside = family == 4 ? 1 + member % 3 : (int)(r2 * 4);
         n = (int)fmin(n, kTrainMaxNnz / (inside * (lo + hi) / 2 + 2 * outside));
         generateClusters(n, lo, hi, inside, outside, seed, a);
@@ -1375,7 +1377,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     tree->nodes[id].feature = -1, tree->nodes[id].leaf = set->configs[best];
     if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes) return id;
     int bestFeature = -1;
-    double bestGain = count * log1p(kMinSplitGain), bestThreshold = 0.0;
+    double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
     for (int k = 0; k < kFeatureCount; ++k) {
         for (int i = 0; i < count; ++i) scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k], scratch[i].sample = samples[i];
         qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
@@ -1465,7 +1467,7 @@ static void writeModel(FILE* out, const Model* m, const char* date, double lofo,
     fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
     fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers, kFamilyCount);
     for (int f = 0; f < kFamilyCount; ++f) fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
-    fprintf(out, "), %d members each, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
+    fprintf(out, "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
     fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims", kTrainWarmupRuns, kTrainTimedRuns);
     for (int i = 0; i < o->dimCount; ++i) fprintf(out, " %d", o->dims[i]);
     fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
