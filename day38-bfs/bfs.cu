@@ -18,7 +18,6 @@
 // Full: ./bfs --full
 // Run it from this folder. Transcripts: evidence/run-*.txt and full-*.txt; evidence/notes.md: what was tried, measured.
 
-#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -665,16 +664,14 @@ static int chooseRoots(const Graph* g, int wanted, int* roots) {
 // ---- Kernels ----
 
 // Reads search state that other threads write in this very kernel (queue, counters, pieces): from L2 (__ldcg), where
-// atomics and other SMs' stores land, so no stale L1 line answers; in shared memory volatile, never reused.
-template <bool kShared, typename T>
-__device__ T loadState(const T* p) { return kShared ? *(const volatile T*)p : __ldcg(p); }
+// atomics and other SMs' stores land, so no stale L1 line answers.
+template <typename T>
+__device__ T loadState(const T* p) { return __ldcg(p); }
 // The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a taken vertex and the
 // atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits (256 KB) largely fit; dist (8 MB) would not.
-template <bool kShared>
-__device__ unsigned int loadVisited(const BfsArrays& a, int v) { return kShared ? *(const volatile unsigned int*)&a.visited[v / 32] : __ldca(&a.visited[v / 32]); }
+__device__ unsigned int loadVisited(const BfsArrays& a, int v) { return __ldca(&a.visited[v / 32]); }
 // Neighbour lists are read once a search: streamed (__ldcs, evict first), they do not push the bitmap out of L1.
-template <bool kShared>
-__device__ int loadNeighbour(const BfsArrays& a, int e) { return kShared ? a.colIndices[e] : __ldcs(&a.colIndices[e]); }
+__device__ int loadNeighbour(const BfsArrays& a, int e) { return __ldcs(&a.colIndices[e]); }
 // How many pieces a heavy vertex is cut into; 0 for a light one, and for all when the mapping uses no pieces.
 __device__ int piecesOf(const BfsArrays& a, int v) {
     if (a.heavyDegree == kNoHeavyDegree) return 0;
@@ -736,14 +733,14 @@ __device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const in
 // reached. The claim is an atomicOr: of all racers for v, exactly one gets its bit back clear (a plain store would let
 // each append v: dist perfect, a frontier holding v twice). kUpTo stops after a step of the per-level table.
 // snippet: claim
-template <bool kShared, int kUpTo, int kCount>
+template <int kUpTo, int kCount>
 __device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount], Outbox* outbox, unsigned long long* sink) {
     int v[kCount];
     unsigned int word[kCount], won = 0u;
 #pragma unroll
-    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 && kUpTo > kUpToSplit ? loadNeighbour<kShared>(a, edge[j]) : -1;
+    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 && kUpTo > kUpToSplit ? loadNeighbour(a, edge[j]) : -1;
 #pragma unroll
-    for (int j = 0; j < kCount; ++j) word[j] = v[j] >= 0 && kUpTo > kUpToEdges ? loadVisited<kShared>(a, v[j]) : 0u;
+    for (int j = 0; j < kCount; ++j) word[j] = v[j] >= 0 && kUpTo > kUpToEdges ? loadVisited(a, v[j]) : 0u;
 #pragma unroll
     for (int j = 0; j < kCount; ++j) {
         const bool fresh = v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u);
@@ -770,7 +767,7 @@ __global__ void expandByVertex(BfsArrays a, LevelWindow w) {
         const int end = a.rowOffsets[u + 1];
         for (int e = a.rowOffsets[u] + (int)(threadIdx.x % kLanes); e < end; e += kLanes) {
             const int edge[1] = {e};
-            walkEdges<false, kUpToQueue>(a, w, edge, NULL, NULL);
+            walkEdges<kUpToQueue>(a, w, edge, NULL, NULL);
         }
     }
 }
@@ -808,26 +805,25 @@ __device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* ou
 // scans their degrees and deals edge k to thread k % blockDim.x (a binary search finds its owner), kLightEdges at a
 // time. Shared by the host loop's kernel and the grid loop (the block loop has its own level, loopLevel).
 // snippet: expand-balanced
-template <bool kShared, int kUpTo>
+template <int kUpTo>
 __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals, Outbox* outbox) {
     const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
-    constexpr int kStepEdges = kShared ? 1 : kLightEdges;  // the block loop's levels are small: one edge a step
     unsigned long long sink = 0;
     for (long long p = thread / kWarpSize; p < w.pieceSize; p += warps) {
         const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
         int edge[kPieceEdges / kWarpSize];
 #pragma unroll
         for (int j = 0; j < kPieceEdges / kWarpSize; ++j) edge[j] = piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
-        walkEdges<kShared, kUpTo>(a, w, edge, outbox, &sink);
+        walkEdges<kUpTo>(a, w, edge, outbox, &sink);
     }
-    if (!kShared) flushOutbox(a, w, outbox);  // the block loop has no pieces, and no outbox
+    flushOutbox(a, w, outbox);  // the pieces' claims, from blocks that get no chunk too
     for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size; chunk += (long long)gridDim.x * blockDim.x) {
         const long long i = chunk + threadIdx.x;
         int degree = 0, begin = 0;
         if (i < w.size) {
-            const int u = loadState<kShared>(&a.queue[w.start + i]);
+            const int u = loadState(&a.queue[w.start + i]);
             begin = a.rowOffsets[u];
             degree = a.rowOffsets[u + 1] - begin;
             if (degree >= a.heavyDegree) degree = 0;  // its pieces are walked above
@@ -836,16 +832,16 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
         owners[threadIdx.x] = begin;
         __syncthreads();
         const int vertices = (int)(w.size - chunk < blockDim.x ? w.size - chunk : blockDim.x);
-        for (int first = 0; first < edges; first += kStepEdges * blockDim.x) {
-            int edge[kStepEdges];
+        for (int first = 0; first < edges; first += kLightEdges * blockDim.x) {
+            int edge[kLightEdges];
 #pragma unroll
-            for (int j = 0; j < kStepEdges; ++j) {
+            for (int j = 0; j < kLightEdges; ++j) {
                 const int k = first + j * blockDim.x + threadIdx.x;
                 int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
                 for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2) scan[mid] <= k ? low = mid : high = mid - 1;
                 edge[j] = k < edges ? owners[low] + (k - scan[low]) : -1;
             }
-            walkEdges<kShared, kUpTo>(a, w, edge, outbox, &sink);
+            walkEdges<kUpTo>(a, w, edge, outbox, &sink);
         }
         flushOutbox(a, w, outbox);  // its barrier: scan and owners are rewritten by the next chunk
     }
@@ -859,13 +855,12 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kSearchBlocksPerSm) expandBa
     __shared__ Outbox outbox;
     if (threadIdx.x == 0) outbox.count = 0u;
     __syncthreads();
-    expandBalanced<false, kUpTo>(a, w, scan, owners, warpTotals, &outbox);
+    expandBalanced<kUpTo>(a, w, scan, owners, warpTotals, &outbox);
 }
 // The device loops read a level's counters after the barrier that ends the level before: every append is done.
-template <bool kShared>
 __device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
     LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
-    const unsigned int size = loadState<kShared>(&a.counts[2 * next.level]), pieces = loadState<kShared>(&a.counts[2 * next.level + 1]);
+    const unsigned int size = loadState(&a.counts[2 * next.level]), pieces = loadState(&a.counts[2 * next.level + 1]);
     // A duplicate append could push a count past the end; read no further.
     const unsigned int room = (unsigned int)(a.capacity - next.start), pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
     next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
@@ -984,11 +979,11 @@ bfsGridLoop(BfsArrays a, int source) {
     resetSearch(a, source, grid.thread_rank(), grid.size());
     if (threadIdx.x == 0) outbox.count = 0u;
     grid.sync();
-    LevelWindow w = {0, 0, 1, 0, (int)loadState<false>(&a.counts[1])};  // level 0: the source, with its pieces
+    LevelWindow w = {0, 0, 1, 0, (int)loadState(&a.counts[1])};  // level 0: the source, with its pieces
     while (w.size > 0) {
-        expandBalanced<false, kUpToQueue>(a, w, scan, owners, warpTotals, &outbox);
+        expandBalanced<kUpToQueue>(a, w, scan, owners, warpTotals, &outbox);
         grid.sync();  // level barrier across every SM
-        w = nextWindow<false>(a, w);
+        w = nextWindow(a, w);
     }
 }
 // end snippet
@@ -1301,7 +1296,10 @@ static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, in
 // when sweeping), and on the word graph a host-loop level's launch, copy and wait. hm: each mapping's GTEPS.
 static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsigned int mask, double* hm) {
     const int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns, levels = p->search[0].levels; DeviceBfs d;
-    int ok[kMappingCount]; double meanUs[kMappingCount] = {0}; char label[64]; uploadGraph(&p->g, &d);
+    int ok[kMappingCount];
+    double meanUs[kMappingCount] = {0};
+    char label[64];
+    uploadGraph(&p->g, &d);
     int failures = checkMappings(&d, p, cooperative, words, mask, ok);
     if (words) printf("\nWord graph: whole BFS from \"%s\", %d levels, mean of %d runs; reset included, and for the host loops %d launches "
                       "and %d device-to-host copies\n%-22s %12s %14s %12s\n", labelOf(&p->g, p->search[0].source), levels, runs, levels + 1,
@@ -1388,7 +1386,9 @@ int main(int argc, char** argv) {
     if (!loadGraphs(&o, &words, &big, &file)) return EXIT_FAILURE;      // 2. load and validate, generate
     printf("Day 38: level-synchronous BFS, thread / warp / edge-balanced mappings, host loop vs device loop\n");
     analyseGraph(&o, &words, 1, &file);                                 // 3. host analysis: the judge's answers
-    analyseGraph(&o, &big, 0, &file); int status = 2, cooperative = 0; double hmWords[kMappingCount] = {0}, hm[kMappingCount] = {0};
+    analyseGraph(&o, &big, 0, &file);
+    int status = 2, cooperative = 0;
+    double hmWords[kMappingCount] = {0}, hm[kMappingCount] = {0};
     if (deviceFound(&cooperative)) {                                    // 4. the first CUDA call
         int failures = !cooperative + runOnGpu(&o, &words, cooperative, 1, ~0u, hmWords);  // 5. GPU part: judge, then time
         failures += runOnGpu(&o, &big, cooperative, 0, ~0u, hm);
