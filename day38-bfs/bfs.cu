@@ -93,7 +93,7 @@ typedef struct {
 // Every device array one search touches: the frontiers in one queue, level after level, like the CPU's order; counts[2L]
 // level L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per vertex; scratch copies, a sink.
 typedef struct {
-    int vertexCount, entryCount, pieceCapacity, visitedWords; int *rowOffsets, *colIndices, *dist, *queue, *scratchDist;
+    int vertexCount, entryCount, pieceCapacity, visitedWords, *rowOffsets, *colIndices, *dist, *queue, *scratchDist;
     unsigned int *visited, *scratchVisited, *counts;  // counts: 2 * (vertexCount + 1)
     int2* pieces; unsigned long long* sink; const int* hostRowOffsets;           // the host's copy, to size grids without a round trip
     int gridLoopBlocks, residentBlocks;  // co-resident blocks of the cooperative and of the edge-balanced kernel
@@ -129,7 +129,6 @@ static char* labelOf(const Graph* g, int v) { return g->labels + (size_t)v * (kM
 static int blocksFor(long long threads, int perBlock) { return (int)((threads + perBlock - 1) / perBlock); }
 static int compareInts(const void* a, const void* b) { return (*(const int*)a > *(const int*)b) - (*(const int*)a < *(const int*)b); }
 
-// The name a table prints for a vertex: its word, or its number.
 static const char* nameOf(const Graph* g, int v, char* buffer) { return g->labels ? labelOf(g, v) : (snprintf(buffer, 24, "v%d", v), buffer); }
 static void freeGraph(Graph* g) { free(g->rowOffsets), free(g->colIndices), free(g->labels), memset(g, 0, sizeof(*g)); }
 // Room for `need` elements of `size` bytes in *p, by doubling; 0 when out of memory (readers grow with what they read).
@@ -165,9 +164,8 @@ static int buildCsr(int vertexCount, const int* pairs, long long pairCount, Grap
         const uint64_t a = (uint64_t)pairs[2 * p], b = (uint64_t)pairs[2 * p + 1];
         if (a != b) key[write++] = a << 32 | b, key[write++] = b << 32 | a;
     }
-    for (int pass = 0; ok && pass < 4; ++pass) {  // column low digit, column high digit, row low digit, row high digit
-        radixPass(key, spare, entries, (pass / 2) * 32 + (pass % 2) * digit, digit, count); uint64_t* sorted = spare; spare = key, key = sorted;
-    }
+    for (int pass = 0; ok && pass < 4; ++pass)  // column low digit, column high, row low, row high; key to spare and back
+        radixPass(pass % 2 ? spare : key, pass % 2 ? key : spare, entries, (pass / 2) * 32 + (pass % 2) * digit, digit, count);
     write = 0;
     for (long long i = 0; ok && i < entries; ++i) {
         if (i > 0 && key[i] == key[i - 1]) continue;
@@ -459,13 +457,13 @@ static int mmRead(const char* path, MmMatrix* m) {
 
 // word-graph.txt: `#` lines, a line `V E`, V labels (one word a line, vertex 0 first), then E lines `u v` numbered from
 // 0 (repeats and self-loops are dropped by buildCsr). A label is positional: a blank line among them is an empty label;
-// elsewhere blank lines are skipped. A line is read whole, so a fault is named for what it is. 1: refused, said why.
-static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
+// elsewhere blank lines are skipped. A line is read whole, so a fault is named for what it is. 0: g built; 1: refused, said why.
+static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
     int err = 0, n = 0, over; char *s, *tok[3];
     while ((s = mmNextLine(r, &err)) && (s[0] == '#' || (n = mmSplit(s, tok, 3)) == 0)) {}
     if (!s) return err ? 1 : (r->line++, mmFail(r, "end of file before the header line `V E`"));
     if (n != 2) return mmFail(r, "header must be `V E`, two counts, found %d fields", n);
-    long long count[2], cap = 0;
+    long long count[2], cap = 0, pairCap = 0;
     for (int k = 0; k < 2; ++k) {
         const char* what = k == 0 ? "vertex count" : "edge count";
         if (!mmInteger(tok[k], &count[k], &over)) return mmFail(r, "%s '%s' is not an integer", what, tok[k]);
@@ -479,12 +477,11 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
         if (length > (size_t)kMaxLabelLength)
             return mmFail(r, "label of vertex %d is %zu characters, longer than the %d the word-graph tool writes", v, length, kMaxLabelLength);
         if (!reserve((void**)&g->labels, &cap, v + 1, kMaxLabelLength + 1)) return mmFail(r, "out of host memory after %d labels", v);
-        memcpy(labelOf(g, v), s, length + 1); g->vertexCount = v + 1;
+        memcpy(labelOf(g, v), s, length + 1);
     }
-    cap = 0;
-    for (*edges = 0; *edges < count[1]; ++*edges) {
+    for (long long e = 0; e < count[1]; ++e) {
         while ((s = mmNextLine(r, &err)) && (n = mmSplit(s, tok, 3)) == 0) {}
-        if (!s) return err ? 1 : (r->line++, mmFail(r, "end of file after %lld of %lld edges", *edges, count[1]));
+        if (!s) return err ? 1 : (r->line++, mmFail(r, "end of file after %lld of %lld edges", e, count[1]));
         if (n != 2) return mmFail(r, "want an edge `u v`, found %d fields", n);
         long long uv[2];
         for (int k = 0; k < 2; ++k) {
@@ -492,18 +489,20 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs, long long* edges) {
             if (over || uv[k] < 0 || uv[k] >= count[0])
                 return mmFail(r, "vertex %s is out of range 0..%lld (vertices are numbered from 0)", tok[k], count[0] - 1);
         }
-        if (!reserve((void**)pairs, &cap, 2 * (*edges + 1), sizeof(int))) return mmFail(r, "out of host memory after %lld edges", *edges);
-        (*pairs)[2 * *edges] = (int)uv[0], (*pairs)[2 * *edges + 1] = (int)uv[1];
+        if (!reserve((void**)pairs, &pairCap, 2 * (e + 1), sizeof(int))) return mmFail(r, "out of host memory after %lld edges", e);
+        (*pairs)[2 * e] = (int)uv[0], (*pairs)[2 * e + 1] = (int)uv[1];
     }
     while ((s = mmNextLine(r, &err))) if (mmSplit(s, tok, 3) > 0) return mmFail(r, "more edges than the header's %lld", count[1]);
+    if (!err && !buildCsr((int)count[0], *pairs, count[1], g)) return fprintf(stderr, "%s: out of host memory for the graph\n", r->path), 1;
     return err;
 }
 static int loadWordGraph(const char* path, Graph* g) {
-    memset(g, 0, sizeof(*g)); MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
+    memset(g, 0, sizeof(*g));
+    MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
     if (r.f == NULL) return fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)), 0;
-    r.buf = (char*)malloc((size_t)r.cap); int* pairs = NULL;
-    long long edges = 0; int failed = r.buf == NULL ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : readWordGraph(&r, g, &pairs, &edges);
-    if (!failed && !buildCsr(g->vertexCount, pairs, edges, g)) failed = (fprintf(stderr, "%s: out of host memory for the graph\n", path), 1);
+    r.buf = (char*)malloc((size_t)r.cap);
+    int* pairs = NULL;
+    const int failed = r.buf == NULL ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : readWordGraph(&r, g, &pairs);
     free(r.buf), fclose(r.f), free(pairs);
     if (failed) freeGraph(g);
     return !failed;
@@ -597,17 +596,17 @@ static void recordSearch(const Graph* g, int source, int* order, int* levelStart
     for (int k = 0; k < s->reached; ++k) degreeSum += degreeOf(g, order[k]);
     s->componentEdges = degreeSum / 2;
 }
-static void freeSearch(Search* s) { free(s->dist), free(s->levelSize), s->dist = s->levelSize = NULL; }
 
 // ---- Host analysis: degrees and the work of every level, counted from the graph ----
 
-static void printDegreeStats(const Graph* g, const char* title) {
-    int* degrees = (int*)malloc(sizeof(int) * (size_t)g->vertexCount); int hub = 0, degreeOne = 0, degreeZero = 0, heavy = 0; char name[24];
+static void printDegreeStats(const Graph* g) {
+    int *degrees = (int*)malloc(sizeof(int) * (size_t)g->vertexCount), hub = 0, degreeOne = 0, degreeZero = 0, heavy = 0;
+    char name[24];
     for (int v = 0, d; v < g->vertexCount; ++v)
         d = degrees[v] = degreeOf(g, v), degreeOne += d == 1, degreeZero += d == 0, heavy += d >= kHeavyDegree, hub = d > degreeOf(g, hub) ? v : hub;
     qsort(degrees, (size_t)g->vertexCount, sizeof(int), compareInts);
-    printf("\n%s\n  %d vertices, %lld undirected edges, %lld adjacency entries\n  degree: max %d (%s), median %d, mean %.2f; %d of degree 1, "
-           "%d of degree 0, %d of degree >= %d\n", title, g->vertexCount, g->edgeCount, 2 * g->edgeCount, degreeOf(g, hub), nameOf(g, hub, name),
+    printf("  %d vertices, %lld undirected edges, %lld adjacency entries\n  degree: max %d (%s), median %d, mean %.2f; %d of degree 1, "
+           "%d of degree 0, %d of degree >= %d\n", g->vertexCount, g->edgeCount, 2 * g->edgeCount, degreeOf(g, hub), nameOf(g, hub, name),
            degrees[g->vertexCount / 2], 2.0 * (double)g->edgeCount / g->vertexCount, degreeOne, degreeZero, heavy, kHeavyDegree);
     free(degrees);
 }
@@ -623,7 +622,6 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
             const int d = degreeOf(g, order[k]), lane = (k - begin) & (kWarpSize - 1);
             edges += d, heavy += d >= kHeavyDegree, warpMax = d > warpMax ? d : warpMax;
             if (d > maxDegree) maxDegree = d, busiest = order[k];
-            // A warp of thread-per-vertex lanes closes after its 32nd vertex or the level's last; 32 lanes a step of its widest.
             if (lane == kWarpSize - 1 || k + 1 == end) threadSlots += (long long)kWarpSize * warpMax, warpMax = 0;
             warpSlots += (long long)kWarpSize * blocksFor(d, kWarpSize);
         }
@@ -639,10 +637,10 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
 // The source rule: BFS from every vertex, keep those whose search needs the most levels, and of them take the
 // first label in strcmp order: the most levels make the most launches and round trips, this lesson's case.
 static int chooseWordSource(const Graph* g, int* order, int* levelStart, int* dist, int* mostLevels, int* tied) {
-    int best = -1; *mostLevels = *tied = 0;
+    int best = 0;
     for (int v = 0; v < g->vertexCount; ++v) {
         const int levels = bfsCpu(g, v, dist, order, levelStart);
-        if (levels > *mostLevels) *mostLevels = levels, *tied = 1, best = v;
+        if (v == 0 || levels > *mostLevels) *mostLevels = levels, *tied = 1, best = v;
         else if (levels == *mostLevels && ++*tied && strcmp(labelOf(g, v), labelOf(g, best)) < 0) best = v;
     }
     return best;
@@ -652,13 +650,13 @@ static int chooseRoots(const Graph* g, int wanted, int* roots) {
     long long candidates = 0;
     for (int v = 0; v < g->vertexCount; ++v) candidates += degreeOf(g, v) > 0;
     if (wanted > candidates) wanted = (int)candidates;
-    uint64_t state = kRootSeed; int found = 0;
-    while (found < wanted) {
-        const int v = (int)(splitmix64(&state) % (uint64_t)g->vertexCount); int fresh = degreeOf(g, v) > 0;
+    uint64_t state = kRootSeed;
+    for (int found = 0; found < wanted;) {
+        int v = (int)(splitmix64(&state) % (uint64_t)g->vertexCount), fresh = degreeOf(g, v) > 0;
         for (int k = 0; k < found && fresh; ++k) fresh = roots[k] != v;
         if (fresh) roots[found++] = v;
     }
-    return found;
+    return wanted;
 }
 
 // ---- Kernels ----
@@ -990,18 +988,6 @@ bfsGridLoop(BfsArrays a, int source) {
 
 // ---- Timing helper and launchers ----
 
-// Mean milliseconds of `runs` calls of launch(ctx) between two CUDA events, after `warmups` untimed calls.
-static float timeMs(void (*launch)(const void* ctx), const void* ctx, int warmups, int runs) {
-    for (int i = 0; i < warmups; ++i) launch(ctx);  // this launch's own module load and caches
-    CUDA_CHECK(cudaDeviceSynchronize()); cudaEvent_t events[2]; float total = 0.0f;  // milliseconds
-    for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventCreate(&events[i]));
-    CUDA_CHECK(cudaEventRecord(events[0]));
-    for (int i = 0; i < runs; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(events[1])); CUDA_CHECK(cudaEventSynchronize(events[1]));
-    CUDA_CHECK(cudaEventElapsedTime(&total, events[0], events[1]));
-    for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventDestroy(events[i]));
-    return total / runs;
-}
 static BfsArrays arraysOf(const DeviceBfs* d, int heavyDegree) {
     const BfsArrays a = {d->rowOffsets, d->colIndices, d->dist, d->queue, d->visited, d->counts, d->pieces, d->sink,
                          d->vertexCount, d->pieceCapacity, heavyDegree};
@@ -1070,15 +1056,26 @@ static int runSearch(const DeviceBfs* d, int mapping, int source, cudaEvent_t (*
     CUDA_CHECK(cudaGetLastError());
     return -1;
 }
-typedef struct { const DeviceBfs* d; int mapping, source; } SearchJob;
-static void runSearchJob(const void* ctx) {
-    const SearchJob* job = (const SearchJob*)ctx; runSearch(job->d, job->mapping, job->source, NULL);
+// Mean milliseconds of `runs` whole searches between two CUDA events, after `warmups` untimed ones.
+static float timeMs(const DeviceBfs* d, int mapping, int source, int warmups, int runs) {
+    for (int i = 0; i < warmups; ++i) runSearch(d, mapping, source, NULL);  // this launch's own module load and caches
+    cudaEvent_t events[2];
+    float total = 0.0f;  // milliseconds
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventCreate(&events[i]));
+    CUDA_CHECK(cudaEventRecord(events[0]));
+    for (int i = 0; i < runs; ++i) runSearch(d, mapping, source, NULL);
+    CUDA_CHECK(cudaEventRecord(events[1]));
+    CUDA_CHECK(cudaEventSynchronize(events[1]));
+    CUDA_CHECK(cudaEventElapsedTime(&total, events[0], events[1]));
+    for (int i = 0; i < 2; ++i) CUDA_CHECK(cudaEventDestroy(events[i]));
+    return total / runs;
 }
 
 // ---- Device setup and the judge's comparison ----
 
 static void uploadGraph(const Graph* g, DeviceBfs* d) {
-    const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount; memset(d, 0, sizeof(*d));
+    const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount;
     d->vertexCount = g->vertexCount, d->entryCount = g->rowOffsets[g->vertexCount], d->hostRowOffsets = g->rowOffsets;
     d->pieceCapacity = d->entryCount / kPieceEdges + d->vertexCount, d->visitedWords = (g->vertexCount + 31) / 32;
     void** arrays[] = {(void**)&d->rowOffsets, (void**)&d->colIndices, (void**)&d->dist, (void**)&d->scratchDist, (void**)&d->queue,
@@ -1089,15 +1086,17 @@ static void uploadGraph(const Graph* g, DeviceBfs* d) {
     for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); ++i) CUDA_CHECK(cudaMalloc(arrays[i], bytes[i]));
     CUDA_CHECK(cudaMemcpy(d->rowOffsets, g->rowOffsets, vertexBytes + sizeof(int), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)d->entryCount, cudaMemcpyHostToDevice));
-    int smCount = 0, perSm = 0, sharedOptIn = 0; CUDA_CHECK(cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, bfsGridLoop, kThreadsPerBlock, 0)); d->gridLoopBlocks = perSm * smCount;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, expandBalancedKernel<kUpToQueue>, kThreadsPerBlock, 0));
-    d->residentBlocks = perSm * smCount;
-    // The block loops keep dist, the queue, 2 (V + 1) counters and the visited bits on chip; on chip, the graph too.
+    int smCount = 0, gridLoopPerSm = 0, balancedPerSm = 0, sharedOptIn = 0;
     cudaFuncAttributes attributes;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0)); CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
+    CUDA_CHECK(cudaDeviceGetAttribute(&smCount, cudaDevAttrMultiProcessorCount, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gridLoopPerSm, bfsGridLoop, kThreadsPerBlock, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&balancedPerSm, expandBalancedKernel<kUpToQueue>, kThreadsPerBlock, 0));
+    d->gridLoopBlocks = gridLoopPerSm * smCount;
+    d->residentBlocks = balancedPerSm * smCount;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
     const size_t room = (size_t)sharedOptIn - attributes.sharedSizeBytes, state = sizeof(int) * (4 * (size_t)g->vertexCount + 2 + d->visitedWords);
-    const size_t graph = state + sizeof(int) * ((size_t)g->vertexCount + 1 + (size_t)d->entryCount);
+    const size_t graph = state + sizeof(int) * ((size_t)g->vertexCount + 1 + (size_t)d->entryCount);  // moveOnChip's layout
     d->stateShared = state <= room ? state : 0, d->graphShared = graph <= room ? graph : 0;
     if (d->stateShared > 0) CUDA_CHECK(cudaFuncSetAttribute(bfsBlockLoop, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(d->graphShared ? d->graphShared : d->stateShared)));
 }
@@ -1109,8 +1108,10 @@ static void freeDevice(DeviceBfs* d) {
 // appended twice, whose distance is right). dist and the counters are poisoned first. Prints only a fault; 0 or 1.
 static int checkSearch(const DeviceBfs* d, int mapping, const Search* want, int* gotDist, unsigned int* gotCounts, const Graph* g) {
     const size_t countBytes = sizeof(unsigned int) * 2 * ((size_t)d->vertexCount + 1); const char* name = kMappingName[mapping];
-    CUDA_CHECK(cudaMemset(d->dist, 0x7f, sizeof(int) * (size_t)d->vertexCount)); CUDA_CHECK(cudaMemset(d->counts, 0x7f, countBytes));
-    const int hostLevels = runSearch(d, mapping, want->source, NULL); CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemset(d->dist, 0x7f, sizeof(int) * (size_t)d->vertexCount));
+    CUDA_CHECK(cudaMemset(d->counts, 0x7f, countBytes));
+    const int hostLevels = runSearch(d, mapping, want->source, NULL);
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(gotDist, d->dist, sizeof(int) * (size_t)d->vertexCount, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(gotCounts, d->counts, countBytes, cudaMemcpyDeviceToHost)); char label[24];
     long long total = 0; int v = 0, levels = 0, l = 0;
@@ -1153,7 +1154,7 @@ static int parseFlags(int argc, char** argv, Options* o) {
     const Options defaults = {-1, -1, 0, 0, NULL, kGraphPath};  // scale and roots wait for --small
     *o = defaults;
     for (int i = 1; i < argc; ++i) {
-        const char* flag = argv[i]; const char* value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
+        const char *flag = argv[i], *value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
         char* end = NULL; const long v = value ? strtol(value, &end, 10) : 0;
         const int kron = strcmp(flag, "--kron") == 0, counted = kron || strcmp(flag, "--roots") == 0;
         const int low = kron ? kMinScale : 1, high = kron ? kMaxScale : kMaxRoots;
@@ -1186,12 +1187,12 @@ static int loadGraphs(const Options* o, Part* words, Part* big, MmMatrix* file) 
 // Step 3: a graph on the host: degrees, sources (the rule, or Graph500 roots), the judge's answers, search 0's levels.
 static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* file) {
     static const char* const field[] = {"real", "integer", "pattern"}, *const symmetry[] = {"general", "symmetric", "skew-symmetric"};
-    const Graph* g = &p->g; char title[300];
-    if (words) snprintf(title, sizeof(title), "Graph: %s", o->wordsPath);
-    else if (o->matrixPath) snprintf(title, sizeof(title), "Graph: %s (every entry an edge, values ignored; symmetrised, self-loops dropped)", o->matrixPath);
-    else snprintf(title, sizeof(title), "Graph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed %#llx (symmetrised, "
-                  "self-loops and duplicates dropped)", o->scale, kKronEdgeFactor, kKronA, kKronB, kKronC, (unsigned long long)kKronSeed);
-    printDegreeStats(g, title);
+    const Graph* g = &p->g;
+    if (words) printf("\nGraph: %s\n", o->wordsPath);
+    else if (o->matrixPath) printf("\nGraph: %s (every entry an edge, values ignored; symmetrised, self-loops dropped)\n", o->matrixPath);
+    else printf("\nGraph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed %#llx (symmetrised, "
+                "self-loops and duplicates dropped)\n", o->scale, kKronEdgeFactor, kKronA, kKronB, kKronC, (unsigned long long)kKronSeed);
+    printDegreeStats(g);
     if (!words && o->matrixPath) printf("  read: %s %s, %d x %d, %lld entries declared, %lld duplicates merged (summed) by the reader\n",
                                         field[file->field], symmetry[file->symmetry], file->rows, file->cols, file->declared, file->merged);
     printf("  built from %lld pairs: %lld self-loops and %lld repeats of an edge dropped\n", g->pairCount, g->selfLoops, g->pairCount - g->selfLoops - g->edgeCount);
@@ -1223,7 +1224,8 @@ static int deviceFound(int* cooperative) {
     if (probe != cudaSuccess || deviceCount == 0)
         return printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices"), 0;
     cudaDeviceProp prop; CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     CUDA_CHECK(cudaDeviceGetAttribute(cooperative, cudaDevAttrCooperativeLaunch, 0));
     printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major, prop.minor,
            prop.multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
@@ -1251,13 +1253,13 @@ static int checkMappings(const DeviceBfs* d, const Part* p, int cooperative, int
 // Search 0's levels by each host loop, mean microseconds of `runs` (the device loops have no host-visible level); for
 // the balanced kernel each step too, from the split alone (scan, owner search, no read) through the edge reads, the
 // visited filter and the claims to the whole: the differences are where its time goes, the last the queue and pieces.
-// Timing runs are not judged again: the same searches just were. meanUs: each mapping's kernel per level.
-static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, int runs, char tag, double* meanUs) {
+// Timing runs are not judged again: the same searches just were. Tag L, the word graph: then where a host-loop level's time goes.
+static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, int runs, char tag) {
     const Search* s = &p->search[0];
     const int levels = s->levels < kMaxTableLevels ? s->levels : kMaxTableLevels, column[kMapBalanced + 1] = {0, 1, 2 + kUpToQueue};
-    static double us[2 + kStepCount][kMaxTableLevels];  // thread, warp, then the balanced mapping's steps
-    static cudaEvent_t clock[kStepCount][2 * kMaxTableLevels]; double total[2 + kStepCount] = {0};
-    long long edges[kMaxTableLevels] = {0}; memset(us, 0, sizeof(us));
+    double us[2 + kStepCount][kMaxTableLevels] = {{0}}, total[2 + kStepCount] = {0}, meanUs[kMapBalanced + 1] = {0};  // us: thread, warp, steps
+    static cudaEvent_t clock[kStepCount][2 * kMaxTableLevels];
+    long long edges[kMaxTableLevels] = {0};
     for (int v = 0; v < p->g.vertexCount; ++v) if (s->dist[v] >= 0 && s->dist[v] < levels) edges[s->dist[v]] += degreeOf(&p->g, v);
     for (int i = 0; i < kStepCount * 2 * kMaxTableLevels; ++i) CUDA_CHECK(cudaEventCreate(&clock[0][0] + i));
     for (int m = kMapThread; m <= kMapBalanced; ++m) {
@@ -1290,14 +1292,17 @@ static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, in
     if (ok[kMapBalanced] && tag == 'R')  // the word graph's levels are launch-paced: their steps differ by noise
         printf("~ balanced, the search's %d levels: %.1f us = %.1f split + %.1f edge reads + %.1f visited filter + %.1f claims + %.1f queue and pieces\n",
                levels, total[2 + kUpToQueue], total[2], total[3] - total[2], total[4] - total[3], total[5] - total[4], total[6] - total[5]);
+    if (tag == 'L') printf("Where a host-loop level's time goes (whole-search time per level minus the kernel's own time):\n");
+    for (int m = kMapThread; tag == 'L' && m <= kMapBalanced; ++m) if (ok[m])
+        printf("~ %s: %.2f us per level = %.2f us in the kernel + %.2f us of launch, copy and wait\n", kMappingName[m], 1000.0 * p->ms[m][0] / s->levels,
+               meanUs[m], 1000.0 * p->ms[m][0] / s->levels - meanUs[m]);
 }
 // Step 5: a graph on the GPU: every mapping of `mask` judged, then each whole search timed (reset, launches and round
 // trips included: the algorithm needs them), by the Graph500 rule on the big graph; then search 0 level by level (not
 // when sweeping), and on the word graph a host-loop level's launch, copy and wait. hm: each mapping's GTEPS.
 static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsigned int mask, double* hm) {
-    const int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns, levels = p->search[0].levels; DeviceBfs d;
-    int ok[kMappingCount];
-    double meanUs[kMappingCount] = {0};
+    int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns, levels = p->search[0].levels, ok[kMappingCount];
+    DeviceBfs d;
     char label[64];
     uploadGraph(&p->g, &d);
     int failures = checkMappings(&d, p, cooperative, words, mask, ok);
@@ -1308,9 +1313,8 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
                 "mean over roots\n%-29s %12s %12s %12s %12s\n", runs, "graph, mapping", "mean ms", "GTEPS (hm)", "min GTEPS", "max GTEPS");
     for (int i = 0; i < kMappingCount * p->count; ++i) {  // mapping i / count from root i % count
         const int m = i / p->count, r = i % p->count, warmups = r > 0 || o->small ? 1 : kWarmupRuns;
-        const SearchJob job = {&d, m, p->search[r].source};
         // Thread per vertex's Kronecker searches are the longest of the lesson by far: one run each is steady.
-        if (ok[m]) p->ms[m][r] = timeMs(runSearchJob, &job, warmups, !words && m == kMapThread ? 1 : runs);
+        if (ok[m]) p->ms[m][r] = timeMs(&d, m, p->search[r].source, warmups, !words && m == kMapThread ? 1 : runs);
         if (ok[m] && !(p->ms[m][r] > 0.0f)) ++failures, printf("  %s: a whole-search time is not positive\n", kMappingName[m]);
     }
     for (int m = 0; m < kMappingCount; ++m) {
@@ -1327,17 +1331,13 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
     }
     if (!words && !o->full) printf("plotspec: gteps | bar | Graph500 GTEPS by mapping (harmonic mean over roots) | mapping | GTEPS\n");
     for (int m = 0; !words && !o->full && m < kMappingCount; ++m) if (ok[m] && p->count > 0) printf("~ plot: gteps | %s | %s | %.3f\n", kMappingName[m], kMappingName[m], hm[m]);
-    if (p->count > 0 && !o->full) printLevelTimes(&d, ok, p, runs, words ? 'L' : 'R', meanUs);
-    if (words) printf("Where a host-loop level's time goes (whole-search time per level minus the kernel's own time):\n");
-    for (int m = kMapThread; words && m <= kMapBalanced; ++m) if (ok[m])
-        printf("~ %s: %.2f us per level = %.2f us in the kernel + %.2f us of launch, copy and wait\n", kMappingName[m], 1000.0 * p->ms[m][0] / levels,
-               meanUs[m], 1000.0 * p->ms[m][0] / levels - meanUs[m]);
+    if (p->count > 0 && !o->full) printLevelTimes(&d, ok, p, runs, words ? 'L' : 'R');
     freeDevice(&d);
     return failures;
 }
 // Step 6: the goals, and the headlines the course README reads.
 static void printGoals(const Options* o, const Part* words, const double* hm) {
-    const float warpMs = words->ms[kMapWarp][0]; float deviceMs = 0.0f;  // the fastest device loop
+    float warpMs = words->ms[kMapWarp][0], deviceMs = 0.0f;  // deviceMs: the fastest device loop
     for (int m = kMapBlockLoop; m < kMappingCount; ++m) deviceMs = words->ms[m][0] > 0.0f && (deviceMs == 0.0f || words->ms[m][0] < deviceMs) ? words->ms[m][0] : deviceMs;
     const double speedup = deviceMs > 0.0f && warpMs > 0.0f ? warpMs / deviceMs : 0.0; int best = 0;
     for (int m = 1; m < kMappingCount; ++m) best = hm[m] > hm[best] ? m : best;
@@ -1350,7 +1350,7 @@ static void printGoals(const Options* o, const Part* words, const double* hm) {
     if (o->matrixPath) printf("headline: mtx_gteps_best = %.2f\n", hm[best]); else printf("headline: kron%d_gteps_best = %.2f\n", o->scale, hm[best]);
 }
 static void freePart(Part* p) {
-    for (int r = 0; r < p->count; ++r) freeSearch(&p->search[r]);
+    for (int r = 0; r < p->count; ++r) free(p->search[r].dist), free(p->search[r].levelSize);
     freeGraph(&p->g), p->count = 0;
 }
 // --full, in place of steps 2 to 6: each Kronecker scale kSweepFirst..kSweepLast through steps 3 and 5 with the balanced
