@@ -29,12 +29,16 @@
 
 /* Open addressing over live block addresses. 1 << 20 slots hold far more
  * live blocks than any lesson has at once before its input is validated. */
-enum { kSlots = 1 << 20, kBootstrapBytes = 1 << 16, kReported = 5 };
+enum {
+    kSlots = 1 << 20,
+    kBootstrapBytes = 1 << 16,
+    kReported = 5
+};
 
 typedef struct {
-    uintptr_t address;   /* 0 empty, 1 deleted */
+    uintptr_t address; /* 0 empty, 1 deleted */
     size_t bytes;
-    uintptr_t caller;    /* offset in the executable, for addr2line */
+    uintptr_t caller; /* offset in the executable, for addr2line */
 } Slot;
 
 static Slot slots[kSlots];
@@ -54,12 +58,14 @@ static unsigned char bootstrap[kBootstrapBytes];
 static size_t bootstrapUsed;
 
 static int fromBootstrap(const void* p) {
-    return (const unsigned char*)p >= bootstrap && (const unsigned char*)p < bootstrap + kBootstrapBytes;
+    return (const unsigned char*)p >= bootstrap &&
+           (const unsigned char*)p < bootstrap + kBootstrapBytes;
 }
 
 static void* bootstrapAlloc(size_t bytes) {
     size_t start = (bootstrapUsed + 15) & ~(size_t)15;
-    if (start + bytes > kBootstrapBytes) return NULL;
+    if (start + bytes > kBootstrapBytes)
+        return NULL;
     bootstrapUsed = start + bytes;
     return bootstrap + start;
 }
@@ -72,16 +78,20 @@ static int findText(struct dl_phdr_info* info, size_t size, void* data) {
     loadBase = info->dlpi_addr;
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
         const uintptr_t begin = info->dlpi_addr + ph->p_vaddr, end = begin + ph->p_memsz;
-        if (textBegin == 0 || begin < textBegin) textBegin = begin;
-        if (end > textEnd) textEnd = end;
+        if (textBegin == 0 || begin < textBegin)
+            textBegin = begin;
+        if (end > textEnd)
+            textEnd = end;
     }
     return 1; /* the first object only */
 }
 
 static void setUp(void) {
-    if (ready || inside) return;
+    if (ready || inside)
+        return;
     inside = 1;
     realMalloc = (void* (*)(size_t))dlsym(RTLD_NEXT, "malloc");
     realCalloc = (void* (*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
@@ -94,12 +104,17 @@ static void setUp(void) {
     inside = 0;
 }
 
-static int mine(uintptr_t caller) { return caller >= textBegin && caller < textEnd; }
+static int mine(uintptr_t caller) {
+    return caller >= textBegin && caller < textEnd;
+}
 
-static size_t slotOf(uintptr_t address) { return (size_t)((address >> 4) * 0x9E3779B97F4A7C15ull) & (kSlots - 1); }
+static size_t slotOf(uintptr_t address) {
+    return (size_t)((address >> 4) * 0x9E3779B97F4A7C15ull) & (kSlots - 1);
+}
 
 static void remember(void* p, size_t bytes, uintptr_t caller) {
-    if (p == NULL) return;
+    if (p == NULL)
+        return;
     for (size_t i = slotOf((uintptr_t)p), n = 0; n < kSlots; i = (i + 1) & (kSlots - 1), ++n) {
         if (slots[i].address <= 1) {
             slots[i].address = (uintptr_t)p;
@@ -113,9 +128,11 @@ static void remember(void* p, size_t bytes, uintptr_t caller) {
 }
 
 static void forget(void* p) {
-    if (p == NULL) return;
+    if (p == NULL)
+        return;
     for (size_t i = slotOf((uintptr_t)p), n = 0; n < kSlots; i = (i + 1) & (kSlots - 1), ++n) {
-        if (slots[i].address == 0) return; /* not the program's: a library's block */
+        if (slots[i].address == 0)
+            return; /* not the program's: a library's block */
         if (slots[i].address == (uintptr_t)p) {
             slots[i].address = 1;
             --liveBlocks;
@@ -127,42 +144,52 @@ static void forget(void* p) {
 void* malloc(size_t bytes) {
     if (!ready) {
         setUp();
-        if (!ready) return bootstrapAlloc(bytes);
+        if (!ready)
+            return bootstrapAlloc(bytes);
     }
     void* p = realMalloc(bytes);
     const uintptr_t caller = (uintptr_t)__builtin_return_address(0);
-    if (mine(caller)) remember(p, bytes, caller);
+    if (mine(caller))
+        remember(p, bytes, caller);
     return p;
 }
 
 void* calloc(size_t count, size_t size) {
     if (!ready) {
         setUp();
-        if (!ready) return bootstrapAlloc(count * size); /* static storage is zero */
+        if (!ready)
+            return bootstrapAlloc(count * size); /* static storage is zero */
     }
     void* p = realCalloc(count, size);
     const uintptr_t caller = (uintptr_t)__builtin_return_address(0);
-    if (mine(caller)) remember(p, count * size, caller);
+    if (mine(caller))
+        remember(p, count * size, caller);
     return p;
 }
 
 void* realloc(void* old, size_t bytes) {
-    if (!ready) setUp();
+    if (!ready)
+        setUp();
     if (fromBootstrap(old)) {
         void* p = malloc(bytes);
-        if (p != NULL) memcpy(p, old, bytes);
+        if (p != NULL)
+            memcpy(p, old, bytes);
         return p;
     }
     const uintptr_t caller = (uintptr_t)__builtin_return_address(0);
     void* p = realRealloc(old, bytes);
-    if (p != NULL || bytes == 0) forget(old);
-    if (p != NULL && mine(caller)) remember(p, bytes, caller);
+    if (p != NULL || bytes == 0)
+        forget(old);
+    if (p != NULL && mine(caller))
+        remember(p, bytes, caller);
     return p;
 }
 
 void free(void* p) {
-    if (p == NULL || fromBootstrap(p)) return;
-    if (!ready) setUp();
+    if (p == NULL || fromBootstrap(p))
+        return;
+    if (!ready)
+        setUp();
     forget(p);
     realFree(p);
 }
@@ -171,18 +198,21 @@ void free(void* p) {
  * this one records the block with the program's own call site. */
 char* strdup(const char* s) {
     const size_t n = strlen(s) + 1;
-    if (!ready) setUp();
+    if (!ready)
+        setUp();
     char* p = (char*)realMalloc(n);
     const uintptr_t caller = (uintptr_t)__builtin_return_address(0);
     if (p != NULL) {
         memcpy(p, s, n);
-        if (mine(caller)) remember(p, n, caller);
+        if (mine(caller))
+            remember(p, n, caller);
     }
     return p;
 }
 
 FILE* fopen(const char* path, const char* mode) {
-    if (!ready) setUp();
+    if (!ready)
+        setUp();
     FILE* f = realFopen(path, mode);
     if (f != NULL && mine((uintptr_t)__builtin_return_address(0))) {
         ++liveFiles;
@@ -192,9 +222,11 @@ FILE* fopen(const char* path, const char* mode) {
 }
 
 int fclose(FILE* f) {
-    if (!ready) setUp();
+    if (!ready)
+        setUp();
     /* A FILE the program did not open (stdin, say) is not counted down. */
-    if (f != NULL && liveFiles > 0 && mine((uintptr_t)__builtin_return_address(0))) --liveFiles;
+    if (f != NULL && liveFiles > 0 && mine((uintptr_t)__builtin_return_address(0)))
+        --liveFiles;
     return realFclose(f);
 }
 
@@ -203,7 +235,8 @@ int fclose(FILE* f) {
 __attribute__((destructor)) static void report(void) {
     if (liveBlocks == 0 && liveFiles == 0) {
         if (getenv("LEAKCHECK_STATS") != NULL) {
-            fprintf(stderr, "leakcheck: %ld block(s) and %ld FILE(s) of the program's, all freed\n", blocksSeen, filesSeen);
+            fprintf(stderr, "leakcheck: %ld block(s) and %ld FILE(s) of the program's, all freed\n",
+                    blocksSeen, filesSeen);
         }
         return;
     }
@@ -211,15 +244,18 @@ __attribute__((destructor)) static void report(void) {
     int shown = 0;
     char where[160] = "";
     for (size_t i = 0; i < kSlots; ++i) {
-        if (slots[i].address <= 1) continue;
+        if (slots[i].address <= 1)
+            continue;
         bytes += slots[i].bytes;
         if (shown < kReported) {
             const size_t used = strlen(where);
-            snprintf(where + used, sizeof(where) - used, "%s0x%lx", shown ? " " : "", (unsigned long)slots[i].caller);
+            snprintf(where + used, sizeof(where) - used, "%s0x%lx", shown ? " " : "",
+                     (unsigned long)slots[i].caller);
             ++shown;
         }
     }
-    fprintf(stderr, "leakcheck: %ld block(s), %zu bytes, and %ld FILE(s) left at exit; allocated at %s\n", liveBlocks,
-            bytes, liveFiles, liveBlocks ? where : "-");
+    fprintf(stderr,
+            "leakcheck: %ld block(s), %zu bytes, and %ld FILE(s) left at exit; allocated at %s\n",
+            liveBlocks, bytes, liveFiles, liveBlocks ? where : "-");
     _exit(99);
 }

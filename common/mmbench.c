@@ -17,7 +17,9 @@ static double seconds(void) {
 }
 
 static unsigned long long xorshift(unsigned long long* s) {
-    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
     return *s;
 }
 
@@ -26,8 +28,12 @@ int main(int argc, char** argv) {
         long long n = atoll(argv[2]), rows = n / 10 > 0 ? n / 10 : 1;
         unsigned long long state = 88172645463325252ULL;
         FILE* f = fopen(argv[3], "w");
-        if (!f || n < 1) { fprintf(stderr, "mmbench: cannot write %s entries to %s\n", argv[2], argv[3]); return 1; }
-        fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", rows, rows, n);
+        if (!f || n < 1) {
+            fprintf(stderr, "mmbench: cannot write %s entries to %s\n", argv[2], argv[3]);
+            return 1;
+        }
+        fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", rows, rows,
+                n);
         for (long long e = 0; e < n; e++) {
             long long i = (long long)(xorshift(&state) % (unsigned long long)rows) + 1;
             long long j = (long long)(xorshift(&state) % (unsigned long long)rows) + 1;
@@ -35,13 +41,18 @@ int main(int argc, char** argv) {
         }
         return fclose(f) == 0 ? 0 : 1;
     }
-    if (argc != 2) { fprintf(stderr, "usage: mmbench --write ENTRIES FILE | mmbench FILE\n"); return 2; }
+    if (argc != 2) {
+        fprintf(stderr, "usage: mmbench --write ENTRIES FILE | mmbench FILE\n");
+        return 2;
+    }
     MmMatrix m;
     double start = seconds();
-    if (mmRead(argv[1], &m)) return 1;
+    if (mmRead(argv[1], &m))
+        return 1;
     double took = seconds() - start;
-    printf("%s: %d x %d, %lld entries declared, %d stored, %lld duplicates merged, read in %.1f s\n",
-           argv[1], m.rows, m.cols, m.declared, m.entries, m.merged, took);
+    printf(
+        "%s: %d x %d, %lld entries declared, %d stored, %lld duplicates merged, read in %.1f s\n",
+        argv[1], m.rows, m.cols, m.declared, m.entries, m.merged, took);
     mmFree(&m);
     return 0;
 }

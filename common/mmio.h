@@ -1,8 +1,10 @@
-// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
-// mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column), duplicates
-// summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets one line on
-// stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing left held.
-// Arrays grow with the entries read, never with the size line's claim: a lying header costs nothing.
+// ---- begin common/mmio.h ----
+// The course's Matrix Market reader, copied verbatim into each lesson; make check compares the
+// copy. mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column),
+// duplicates summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets
+// one line on stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing
+// left held. Arrays grow with the entries read, never with the size line's claim: a lying header
+// costs nothing.
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -13,12 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum MmField { MM_REAL, MM_INTEGER, MM_PATTERN };
-enum MmSymmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
+enum MmField {
+    MM_REAL,
+    MM_INTEGER,
+    MM_PATTERN
+};
+enum MmSymmetry {
+    MM_GENERAL,
+    MM_SYMMETRIC,
+    MM_SKEW_SYMMETRIC
+};
 // One entry in 16 bytes, so that sorting moves one cache line's share, not three.
-typedef struct { int row, col; double val; } MmEntry;  // 0-based; val 1.0 in a pattern file
 typedef struct {
-    int rows, cols, entries;     // entries: stored after expansion and merging, sorted by (row, col)
+    int row, col;  // 0-based
+    double val;    // 1.0 in a pattern file
+} MmEntry;
+typedef struct {
+    int rows, cols, entries;  // entries: stored after expansion and merging, sorted by (row, col)
     enum MmField field;
     enum MmSymmetry symmetry;
     long long declared, merged;  // entries on the size line; duplicates summed into an earlier one
@@ -33,14 +46,27 @@ typedef struct {
 #define MM_DIM_BYTES_FLOOR (256LL << 20)
 #define MM_MAX_LINE (64 << 20)  // a longer line is not a Matrix Market line
 
-typedef struct { FILE* f; const char* path; char* buf; long cap, start, end; long long line; int eof; } MmLines;
+typedef struct {
+    FILE* f;
+    const char* path;
+    char* buf;
+    long cap, start, end;
+    long long line;
+    int eof;
+} MmLines;
 
-static void mmFree(MmMatrix* m) { free(m->entry); m->entry = NULL; m->entries = 0; }
+static void mmFree(MmMatrix* m) {
+    free(m->entry);
+    m->entry = NULL;
+    m->entries = 0;
+}
 
 static int mmFail(const MmLines* r, const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap), fputc('\n', stderr);
+    fprintf(stderr, "%s: line %lld: ", r->path, r->line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
     va_end(ap);
     return 1;
 }
@@ -54,23 +80,36 @@ static char* mmNextLine(MmLines* r, int* err) {
         if (nl || (r->eof && r->end > r->start)) {
             long len = nl ? (long)(nl - s) : r->end - r->start;
             r->start += len + (nl ? 1 : 0);
-            if (len > 0 && s[len - 1] == '\r') len--;
+            if (len > 0 && s[len - 1] == '\r')
+                len--;
             s[len] = '\0';  // the buffer keeps one spare byte for this
             r->line++;
             return s;
         }
-        if (r->eof) return NULL;
+        if (r->eof)
+            return NULL;
         memmove(r->buf, s, (size_t)(r->end - r->start));
-        r->end -= r->start, r->start = 0;
+        r->end -= r->start;
+        r->start = 0;
         if (r->end + 1 >= r->cap) {
             char* bigger = r->cap < MM_MAX_LINE ? (char*)realloc(r->buf, (size_t)r->cap * 2) : NULL;
-            if (!bigger) { r->line++; *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE); return NULL; }
-            r->buf = bigger, r->cap *= 2;
+            if (!bigger) {
+                r->line++;
+                *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE);
+                return NULL;
+            }
+            r->buf = bigger;
+            r->cap *= 2;
         }
         size_t got = fread(r->buf + r->end, 1, (size_t)(r->cap - 1 - r->end), r->f);
         r->end += (long)got;
-        if (got > 0) continue;
-        if (ferror(r->f)) { fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno)); *err = 1; return NULL; }
+        if (got > 0)
+            continue;
+        if (ferror(r->f)) {
+            fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno));
+            *err = 1;
+            return NULL;
+        }
         r->eof = 1;
     }
 }
@@ -78,15 +117,27 @@ static char* mmNextLine(MmLines* r, int* err) {
 // Splits s in place at blanks; returns the field count (0 for a blank line), keeping up to cap.
 static int mmSplit(char* s, char** tok, int cap) {
     int n = 0;
-    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t")) if (n++ < cap) tok[n - 1] = t;
+    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t"))
+        if (n++ < cap)
+            tok[n - 1] = t;
     return n;
 }
 
 // The next line that is neither a comment nor blank, split; NULL at the end or after an error.
 static char* mmNextData(MmLines* r, int* err, char** tok, int cap, int* n) {
-    char* s;
-    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {}
-    return s;
+    for (;;) {
+        char* s = mmNextLine(r, err);
+        if (!s) {
+            return NULL;
+        }
+        if (s[0] == '%') {
+            continue;
+        }
+        *n = mmSplit(s, tok, cap);
+        if (*n > 0) {
+            return s;
+        }
+    }
 }
 
 // 1 when s is a whole decimal integer; *overflow when it is one too big for long long. Digits by
@@ -105,25 +156,32 @@ static int mmInteger(const char* s, long long* out, int* overflow) {
 }
 
 // A decimal of at most 15 digits times a power of ten within 10^22 is two exact doubles and one
-// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else goes
-// to strtod itself.
+// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else
+// goes to strtod itself.
 static double mmValue(const char* s, char** end) {
-    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* p = s + (*s == '+' || *s == '-');
     int digits = 0, scale = 0, over;
     long long exponent = 0;
-    unsigned long long mantissa = 0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
-    for (; *p >= '0' && *p <= '9'; p++, digits++) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    unsigned long long mantissa =
+        0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
     if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
-    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over && llabs(exponent) < 400) {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--)
+            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over &&
+        llabs(exponent) < 400) {
         scale += (int)exponent;
         p += strlen(p);
     }
-    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22) return strtod(s, end);
+    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22)
+        return strtod(s, end);
     *end = (char*)p;
-    const double v = scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
+    const double v =
+        scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
     return *s == '-' ? -v : v;
 }
 
@@ -132,45 +190,79 @@ static int mmHeader(MmLines* r, MmMatrix* m) {
     static const char* const kSymmetries[] = {"general", "symmetric", "skew-symmetric"};
     int err = 0, n = 0, f = 0, y = 0;
     char *tok[6], *s = mmNextLine(r, &err);
-    if (err) return 1;
-    if (!s) { r->line = 1; return mmFail(r, "empty file, expected a %%%%MatrixMarket banner"); }
+    if (err)
+        return 1;
+    if (!s) {
+        r->line = 1;
+        return mmFail(r, "empty file, expected a %%%%MatrixMarket banner");
+    }
     n = mmSplit(s, tok, 6);
-    for (int i = 0; i < n && i < 5; i++) for (char* c = tok[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
-    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0) return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
-    if (n != 5) return mmFail(r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words", n);
-    if (strcmp(tok[1], "matrix") != 0) return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
-    if (strcmp(tok[2], "coordinate") != 0) return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
-    while (f < 3 && strcmp(tok[3], kFields[f]) != 0) f++;
-    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0) y++;
-    if (f == 3) return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
-    if (y == 3) return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)", tok[4]);
-    m->field = (enum MmField)f, m->symmetry = (enum MmSymmetry)y;
-    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC) return mmFail(r, "a pattern matrix cannot be skew-symmetric");
+    for (int i = 0; i < n && i < 5; i++)
+        for (char* c = tok[i]; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0)
+        return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
+    if (n != 5)
+        return mmFail(
+            r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words",
+            n);
+    if (strcmp(tok[1], "matrix") != 0)
+        return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
+    if (strcmp(tok[2], "coordinate") != 0)
+        return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
+    while (f < 3 && strcmp(tok[3], kFields[f]) != 0)
+        f++;
+    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0)
+        y++;
+    if (f == 3)
+        return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
+    if (y == 3)
+        return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)",
+                      tok[4]);
+    m->field = (enum MmField)f;
+    m->symmetry = (enum MmSymmetry)y;
+    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC)
+        return mmFail(r, "a pattern matrix cannot be skew-symmetric");
 
-    if (!(s = mmNextData(r, &err, tok, 6, &n))) {
-        if (err) return 1;
+    s = mmNextData(r, &err, tok, 6, &n);
+    if (!s) {
+        if (err)
+            return 1;
         r->line++;
         return mmFail(r, "end of file before the size line `ROWS COLS ENTRIES`");
     }
     long long size[3];
     int overflow = 0, over;  // size-line fields too big for long long
-    if (n != 3) return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
+    if (n != 3)
+        return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
     for (int i = 0; i < 3; i++) {
-        if (!mmInteger(tok[i], &size[i], &over)) return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
-        if (size[i] < 0) return mmFail(r, "bad size line: '%s' is negative", tok[i]);
+        if (!mmInteger(tok[i], &size[i], &over))
+            return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
+        if (size[i] < 0)
+            return mmFail(r, "bad size line: '%s' is negative", tok[i]);
         overflow |= over;
     }
     if (overflow || size[0] > INT_MAX || size[1] > INT_MAX || size[2] > INT_MAX)
-        return mmFail(r, "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must be below 2^31)",
+        return mmFail(r,
+                      "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must "
+                      "be below 2^31)",
                       tok[0], tok[1], tok[2]);
     if (m->symmetry != MM_GENERAL && size[0] != size[1])
-        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0], size[1]);
-    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2), allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
-    if (allowed < MM_DIM_BYTES_FLOOR) allowed = MM_DIM_BYTES_FLOOR;
+        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0],
+                      size[1]);
+    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2),
+              allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
+    if (allowed < MM_DIM_BYTES_FLOOR)
+        allowed = MM_DIM_BYTES_FLOOR;
     if (dimBytes > allowed)
-        return mmFail(r, "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
-                      "(at most %lld for this many entries)", size[0], size[1], size[2], dimBytes, allowed);
-    m->rows = (int)size[0], m->cols = (int)size[1], m->declared = size[2];
+        return mmFail(
+            r,
+            "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
+            "(at most %lld for this many entries)",
+            size[0], size[1], size[2], dimBytes, allowed);
+    m->rows = (int)size[0];
+    m->cols = (int)size[1];
+    m->declared = size[2];
     return 0;
 }
 
@@ -181,39 +273,61 @@ static int mmEntries(MmLines* r, MmMatrix* m, long long* count) {
     int err = 0, n = 0, over;
     char *tok[4], *end;
     while (mmNextData(r, &err, tok, 4, &n)) {
-        if (seen == m->declared) return mmFail(r, "more entries than the %lld declared", m->declared);
-        if (n != want) return mmFail(r, want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields", n);
+        if (seen == m->declared)
+            return mmFail(r, "more entries than the %lld declared", m->declared);
+        if (n != want)
+            return mmFail(
+                r,
+                want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields",
+                n);
         for (int k = 0; k < 2; k++) {
             const char* what = k == 0 ? "row" : "column";
             const long long hi = k == 0 ? m->rows : m->cols;
-            if (!mmInteger(tok[k], &ij[k], &over)) return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
-            if (over || ij[k] < 1 || ij[k] > hi) return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k], hi);
+            if (!mmInteger(tok[k], &ij[k], &over))
+                return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
+            if (over || ij[k] < 1 || ij[k] > hi)
+                return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k],
+                              hi);
         }
         double v = 1.0;
         if (want == 3) {
             if (m->field == MM_INTEGER && !mmInteger(tok[2], &iv, &over))
                 return mmFail(r, "value '%s' is not an integer (the field is integer)", tok[2]);
             v = mmValue(tok[2], &end);
-            if (end == tok[2] || *end != '\0') return mmFail(r, "value '%s' is not a number", tok[2]);
-            if (!(fabs(v) <= FLT_MAX)) return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
+            if (end == tok[2] || *end != '\0')
+                return mmFail(r, "value '%s' is not a number", tok[2]);
+            if (!(fabs(v) <= FLT_MAX))
+                return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
         }
         if (m->symmetry == MM_SKEW_SYMMETRIC && ij[0] == ij[1])
-            return mmFail(r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero", ij[0], ij[1]);
+            return mmFail(
+                r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero",
+                ij[0], ij[1]);
         const int mirror = m->symmetry != MM_GENERAL && ij[0] != ij[1];
-        if (*count + 1 + mirror > INT_MAX) return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets", INT_MAX);
+        if (*count + 1 + mirror > INT_MAX)
+            return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets",
+                          INT_MAX);
         if (*count + 2 > cap) {
             const long long bigger = cap ? cap * 2 : 1024;
             MmEntry* grown = (MmEntry*)realloc(m->entry, (size_t)bigger * sizeof(MmEntry));
-            if (!grown) return mmFail(r, "out of host memory after %lld entries", *count);
-            m->entry = grown, cap = bigger;
+            if (!grown)
+                return mmFail(r, "out of host memory after %lld entries", *count);
+            m->entry = grown;
+            cap = bigger;
         }
-        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v}, t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
+        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v},
+                      t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
         m->entry[(*count)++] = e;
-        if (mirror) m->entry[(*count)++] = t;
+        if (mirror)
+            m->entry[(*count)++] = t;
         seen++;
     }
-    if (err) return 1;
-    if (seen < m->declared) { r->line++; return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared); }
+    if (err)
+        return 1;
+    if (seen < m->declared) {
+        r->line++;
+        return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared);
+    }
     return 0;
 }
 
@@ -226,34 +340,54 @@ static int mmByColumn(const void* a, const void* b) {
 // column: O(entries + rows) moves and short sorts. Duplicates are then neighbours and are summed.
 static int mmSortAndMerge(MmMatrix* m, long long n) {
     long long e = 1, kept = 0;
-    while (e < n && m->entry[e - 1].row <= m->entry[e].row) e++;
+    while (e < n && m->entry[e - 1].row <= m->entry[e].row)
+        e++;
     const int inRowOrder = e >= n;  // as most files are, so no scatter and no second array
     int* rowStart = (int*)calloc((size_t)m->rows + 1, sizeof(int));
     int* next = (int*)malloc(((size_t)m->rows + 1) * sizeof(int));
     MmEntry* sorted = inRowOrder ? NULL : (MmEntry*)malloc((size_t)(n ? n : 1) * sizeof(MmEntry));
-    if (!rowStart || !next || (!inRowOrder && !sorted)) { free(rowStart); free(next); free(sorted); return 1; }
-    for (e = 0; e < n; e++) rowStart[m->entry[e].row + 1]++;
-    for (int i = 0; i < m->rows; i++) rowStart[i + 1] += rowStart[i];
+    if (!rowStart || !next || (!inRowOrder && !sorted)) {
+        free(rowStart);
+        free(next);
+        free(sorted);
+        return 1;
+    }
+    for (e = 0; e < n; e++)
+        rowStart[m->entry[e].row + 1]++;
+    for (int i = 0; i < m->rows; i++)
+        rowStart[i + 1] += rowStart[i];
     if (!inRowOrder) {
         memcpy(next, rowStart, ((size_t)m->rows + 1) * sizeof(int));
-        for (e = 0; e < n; e++) sorted[next[m->entry[e].row]++] = m->entry[e];
+        for (e = 0; e < n; e++)
+            sorted[next[m->entry[e].row]++] = m->entry[e];
         free(m->entry);
         m->entry = sorted;
     }
-    for (int i = 0; i < m->rows; i++) {
+    for (int i = 0; i < m->rows && n > 0; i++) {  // no entries: m->entry may be NULL
         MmEntry* row = m->entry + rowStart[i];
         const int len = rowStart[i + 1] - rowStart[i];
-        if (len > 32) { qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn); continue; }
+        if (len > 32) {
+            qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn);
+            continue;
+        }
         for (int k = 1; k < len; k++)  // short rows: an insertion sort beats qsort's calls
-            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) { const MmEntry t = row[j]; row[j] = row[j - 1], row[j - 1] = t; }
+            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) {
+                const MmEntry t = row[j];
+                row[j] = row[j - 1];
+                row[j - 1] = t;
+            }
     }
-    free(rowStart), free(next);
+    free(rowStart);
+    free(next);
     for (e = 0; e < n; e++) {
         MmEntry* last = kept > 0 ? &m->entry[kept - 1] : NULL;
-        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col) last->val += m->entry[e].val;
-        else m->entry[kept++] = m->entry[e];
+        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col)
+            last->val += m->entry[e].val;
+        else
+            m->entry[kept++] = m->entry[e];
     }
-    m->merged = n - kept, m->entries = (int)kept;
+    m->merged = n - kept;
+    m->entries = (int)kept;
     return 0;
 }
 
@@ -262,13 +396,26 @@ static int mmRead(const char* path, MmMatrix* m) {
     memset(m, 0, sizeof(*m));
     MmLines r = {NULL, path, NULL, 1 << 20, 0, 0, 0, 0};
     long long count = 0;
-    if (!(r.f = fopen(path, "rb"))) { fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)); return 1; }
+    r.f = fopen(path, "rb");
+    if (!r.f) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return 1;
+    }
     r.buf = (char*)malloc((size_t)r.cap);
-    int failed = !r.buf ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : mmHeader(&r, m);
-    if (!failed) failed = mmEntries(&r, m, &count);
-    if (!failed && mmSortAndMerge(m, count)) failed = mmFail(&r, "out of host memory sorting %lld entries", count);
-    free(r.buf), fclose(r.f);
-    if (failed) mmFree(m);
+    if (!r.buf) {
+        fprintf(stderr, "%s: out of host memory (%ld bytes for the line buffer)\n", path, r.cap);
+        fclose(r.f);
+        return 1;
+    }
+    int failed = mmHeader(&r, m);
+    if (!failed)
+        failed = mmEntries(&r, m, &count);
+    if (!failed && mmSortAndMerge(m, count))
+        failed = mmFail(&r, "out of host memory sorting %lld entries", count);
+    free(r.buf);
+    fclose(r.f);
+    if (failed)
+        mmFree(m);
     return failed;
 }
 // ---- end common/mmio.h ----

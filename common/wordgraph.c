@@ -38,8 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int kMinCount = 3;        // pairs seen once or twice are mostly accidents of one sentence
-static const int kMaxWordLength = 63;  // English words are far shorter; longer runs are glued identifiers
+static const int kMinCount = 3;  // pairs seen once or twice are mostly accidents of one sentence
+static const int kMaxWordLength =
+    63;  // English words are far shorter; longer runs are glued identifiers
 
 // The headers, relative to the toolkit root. The runtime API, the driver
 // API and their type definitions carry most of the toolkit's prose; the
@@ -48,14 +49,9 @@ static const int kMaxWordLength = 63;  // English words are far shorter; longer 
 // them. (cusparse.h and cublas_api.h are left out: they have almost no
 // documentation comments.) cuda.h is also where CUDA_VERSION is read.
 static const char* const kHeaders[] = {
-    "include/cuda_runtime_api.h",
-    "include/driver_types.h",
-    "include/cuda.h",
-    "include/cuda_runtime.h",
-    "include/cupti_activity.h",
-    "include/crt/math_functions.h",
-    "include/cuda_fp16.h",
-    "include/cublasLt.h",
+    "include/cuda_runtime_api.h", "include/driver_types.h",   "include/cuda.h",
+    "include/cuda_runtime.h",     "include/cupti_activity.h", "include/crt/math_functions.h",
+    "include/cuda_fp16.h",        "include/cublasLt.h",
 };
 static const int kHeaderCount = (int)(sizeof(kHeaders) / sizeof(kHeaders[0]));
 
@@ -64,9 +60,9 @@ static const int kHeaderCount = (int)(sizeof(kHeaders) / sizeof(kHeaders[0]));
 
 typedef struct {
     uint32_t state[8];
-    uint64_t length;        // bytes hashed so far
+    uint64_t length;  // bytes hashed so far
     unsigned char block[64];
-    size_t used;            // bytes waiting in block
+    size_t used;  // bytes waiting in block
 } Sha256;
 
 static const uint32_t kSha256Round[64] = {
@@ -80,7 +76,9 @@ static const uint32_t kSha256Round[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+static uint32_t rotr(uint32_t x, int n) {
+    return (x >> n) | (x << (32 - n));
+}
 
 static void sha256Block(Sha256* h, const unsigned char* p) {
     uint32_t w[64];
@@ -98,11 +96,23 @@ static void sha256Block(Sha256* h, const unsigned char* p) {
         uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
                       kSha256Round[i] + w[i];
         uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        k = g; g = f; f = e; e = d + t1;
-        d = c; c = b; b = a; a = t1 + t2;
+        k = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
     }
-    h->state[0] += a; h->state[1] += b; h->state[2] += c; h->state[3] += d;
-    h->state[4] += e; h->state[5] += f; h->state[6] += g; h->state[7] += k;
+    h->state[0] += a;
+    h->state[1] += b;
+    h->state[2] += c;
+    h->state[3] += d;
+    h->state[4] += e;
+    h->state[5] += f;
+    h->state[6] += g;
+    h->state[7] += k;
 }
 
 static void sha256Init(Sha256* h) {
@@ -134,11 +144,14 @@ static void sha256Hex(Sha256* h, char hex[65]) {
     unsigned char pad = 0x80;
     sha256Update(h, &pad, 1);
     pad = 0;
-    while (h->used != 56) sha256Update(h, &pad, 1);
+    while (h->used != 56)
+        sha256Update(h, &pad, 1);
     unsigned char tail[8];
-    for (int i = 0; i < 8; ++i) tail[i] = (unsigned char)(bits >> (56 - 8 * i));
+    for (int i = 0; i < 8; ++i)
+        tail[i] = (unsigned char)(bits >> (56 - 8 * i));
     sha256Update(h, tail, 8);
-    for (int i = 0; i < 8; ++i) sprintf(hex + 8 * i, "%08x", (unsigned)h->state[i]);
+    for (int i = 0; i < 8; ++i)
+        sprintf(hex + 8 * i, "%08x", (unsigned)h->state[i]);
     hex[64] = '\0';
 }
 
@@ -148,7 +161,7 @@ static void sha256Hex(Sha256* h, char hex[65]) {
 // of strings. The table's order never reaches the output; vertices are
 // renumbered in strcmp order at the end.
 typedef struct {
-    char** words;      // words[id], NUL-terminated, owned
+    char** words;  // words[id], NUL-terminated, owned
     int count;
     int capacity;
     int* slots;        // -1 = empty, else a word id
@@ -157,7 +170,8 @@ typedef struct {
 
 static uint32_t hashWord(const char* s, size_t n) {
     uint32_t h = 2166136261u;  // FNV-1a
-    for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
     return h;
 }
 
@@ -167,14 +181,17 @@ static int dictInit(Dictionary* d) {
     d->slotCount = 4096;
     d->words = (char**)malloc((size_t)d->capacity * sizeof(char*));
     d->slots = (int*)malloc(d->slotCount * sizeof(int));
-    if (!d->words || !d->slots) return 0;
-    for (size_t i = 0; i < d->slotCount; ++i) d->slots[i] = -1;
+    if (!d->words || !d->slots)
+        return 0;
+    for (size_t i = 0; i < d->slotCount; ++i)
+        d->slots[i] = -1;
     return 1;
 }
 
 static void dictFree(Dictionary* d) {
     if (d->words)
-        for (int i = 0; i < d->count; ++i) free(d->words[i]);
+        for (int i = 0; i < d->count; ++i)
+            free(d->words[i]);
     free(d->words);
     free(d->slots);
 }
@@ -185,17 +202,20 @@ static int dictIntern(Dictionary* d, const char* s, size_t n) {
     size_t at = hashWord(s, n) & mask;
     while (d->slots[at] >= 0) {
         const char* w = d->words[d->slots[at]];
-        if (strncmp(w, s, n) == 0 && w[n] == '\0') return d->slots[at];
+        if (strncmp(w, s, n) == 0 && w[n] == '\0')
+            return d->slots[at];
         at = (at + 1) & mask;
     }
     if (d->count == d->capacity) {
         char** grown = (char**)realloc(d->words, 2 * (size_t)d->capacity * sizeof(char*));
-        if (!grown) return -1;
+        if (!grown)
+            return -1;
         d->words = grown;
         d->capacity *= 2;
     }
     char* copy = (char*)malloc(n + 1);
-    if (!copy) return -1;
+    if (!copy)
+        return -1;
     memcpy(copy, s, n);
     copy[n] = '\0';
     int id = d->count++;
@@ -204,11 +224,14 @@ static int dictIntern(Dictionary* d, const char* s, size_t n) {
     if ((size_t)d->count * 2 > d->slotCount) {  // rehash into a table twice the size
         size_t newCount = d->slotCount * 2;
         int* slots = (int*)malloc(newCount * sizeof(int));
-        if (!slots) return -1;
-        for (size_t i = 0; i < newCount; ++i) slots[i] = -1;
+        if (!slots)
+            return -1;
+        for (size_t i = 0; i < newCount; ++i)
+            slots[i] = -1;
         for (int w = 0; w < d->count; ++w) {
             size_t p = hashWord(d->words[w], strlen(d->words[w])) & (newCount - 1);
-            while (slots[p] >= 0) p = (p + 1) & (newCount - 1);
+            while (slots[p] >= 0)
+                p = (p + 1) & (newCount - 1);
             slots[p] = w;
         }
         free(d->slots);
@@ -230,7 +253,8 @@ static int pairPush(PairList* l, int a, int b) {
     if (l->count == l->capacity) {
         size_t cap = l->capacity ? 2 * l->capacity : 65536;
         uint64_t* grown = (uint64_t*)realloc(l->pairs, cap * sizeof(uint64_t));
-        if (!grown) return 0;
+        if (!grown)
+            return 0;
         l->pairs = grown;
         l->capacity = cap;
     }
@@ -257,7 +281,8 @@ static int tokenizeComment(const char* text, size_t n, Dictionary* dict, PairLis
         unsigned char c = (unsigned char)text[i];
         if (c == '\\' || c == '@') {  // doxygen command: drop it and its name
             ++i;
-            while (i < n && isCommandChar(text[i])) ++i;
+            while (i < n && isCommandChar(text[i]))
+                ++i;
             continue;
         }
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
@@ -265,19 +290,24 @@ static int tokenizeComment(const char* text, size_t n, Dictionary* dict, PairLis
             continue;
         }
         size_t length = 0;
-        while (i < n && ((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z'))) {
+        while (i < n &&
+               ((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z'))) {
             if (length < sizeof(word)) {
                 char lower = text[i];
-                if (lower >= 'A' && lower <= 'Z') lower = (char)(lower - 'A' + 'a');
+                if (lower >= 'A' && lower <= 'Z')
+                    lower = (char)(lower - 'A' + 'a');
                 word[length] = lower;
             }
             ++length;
             ++i;
         }
-        if (length < 2 || length > (size_t)kMaxWordLength) continue;
+        if (length < 2 || length > (size_t)kMaxWordLength)
+            continue;
         int id = dictIntern(dict, word, length);
-        if (id < 0) return 0;
-        if (previous >= 0 && previous != id && !pairPush(pairs, previous, id)) return 0;
+        if (id < 0)
+            return 0;
+        if (previous >= 0 && previous != id && !pairPush(pairs, previous, id))
+            return 0;
         previous = id;
     }
     return 1;
@@ -285,8 +315,10 @@ static int tokenizeComment(const char* text, size_t n, Dictionary* dict, PairLis
 
 // Starts of a documentation line comment: `///` not followed by '/', or `//!`.
 static int isDocLine(const char* s, size_t at, size_t n) {
-    if (at + 2 >= n || s[at] != '/' || s[at + 1] != '/') return 0;
-    if (s[at + 2] == '!') return 1;
+    if (at + 2 >= n || s[at] != '/' || s[at + 1] != '/')
+        return 0;
+    if (s[at + 2] == '!')
+        return 1;
     return s[at + 2] == '/' && !(at + 3 < n && s[at + 3] == '/');
 }
 
@@ -297,33 +329,43 @@ static int scanHeader(const char* s, size_t n, Dictionary* dict, PairList* pairs
         char c = s[i];
         if (c == '"' || c == '\'') {  // skip a literal, so "http://" opens nothing
             ++i;
-            while (i < n && s[i] != c && s[i] != '\n') i += (s[i] == '\\') ? 2 : 1;
+            while (i < n && s[i] != c && s[i] != '\n')
+                i += (s[i] == '\\') ? 2 : 1;
             ++i;
         } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
             size_t start = i + 2;
-            int doc = start < n && ((s[start] == '*' && !(start + 1 < n && (s[start + 1] == '*' || s[start + 1] == '/'))) ||
-                                    s[start] == '!');
+            int doc =
+                start < n && ((s[start] == '*' &&
+                               !(start + 1 < n && (s[start + 1] == '*' || s[start + 1] == '/'))) ||
+                              s[start] == '!');
             size_t end = start;
-            while (end + 1 < n && !(s[end] == '*' && s[end + 1] == '/')) ++end;
-            if (end + 1 >= n) end = n;  // unterminated: the comment runs to the end of the file
-            if (doc && !tokenizeComment(s + start + 1, end - start - 1, dict, pairs)) return 0;
+            while (end + 1 < n && !(s[end] == '*' && s[end + 1] == '/'))
+                ++end;
+            if (end + 1 >= n)
+                end = n;  // unterminated: the comment runs to the end of the file
+            if (doc && !tokenizeComment(s + start + 1, end - start - 1, dict, pairs))
+                return 0;
             i = end + 2;
         } else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
             int doc = isDocLine(s, i, n);
             size_t start = i;
             size_t end = i;
             for (;;) {
-                while (end < n && s[end] != '\n') ++end;
-                if (!doc) break;
+                while (end < n && s[end] != '\n')
+                    ++end;
+                if (!doc)
+                    break;
                 size_t next = end + 1;  // a following documentation line continues this comment
-                while (next < n && (s[next] == ' ' || s[next] == '\t')) ++next;
+                while (next < n && (s[next] == ' ' || s[next] == '\t'))
+                    ++next;
                 if (next < n && isDocLine(s, next, n)) {
                     end = next;
                     continue;
                 }
                 break;
             }
-            if (doc && !tokenizeComment(s + start, end - start, dict, pairs)) return 0;
+            if (doc && !tokenizeComment(s + start, end - start, dict, pairs))
+                return 0;
             i = end;
         } else {
             ++i;
@@ -335,8 +377,8 @@ static int scanHeader(const char* s, size_t n, Dictionary* dict, PairList* pairs
 // ---------------------------------------------------------------- graph
 
 typedef struct {
-    int u, v;        // vertex numbers, u < v
-    int count;       // times the two words sat next to each other
+    int u, v;   // vertex numbers, u < v
+    int count;  // times the two words sat next to each other
 } Edge;
 
 static const char* const* gSortWords;  // qsort has no context argument in C99
@@ -353,7 +395,8 @@ static int compareU64(const void* a, const void* b) {
 static int compareEdges(const void* a, const void* b) {
     const Edge* x = (const Edge*)a;
     const Edge* y = (const Edge*)b;
-    if (x->u != y->u) return (x->u > y->u) - (x->u < y->u);
+    if (x->u != y->u)
+        return (x->u > y->u) - (x->u < y->u);
     return (x->v > y->v) - (x->v < y->v);
 }
 
@@ -366,30 +409,68 @@ static int fail(const char* message) {
 static void writeProvenance(FILE* out, char mark, const char* format, const char* version,
                             char hashes[][65], int vertices, size_t edges) {
     if (strcmp(format, "mtx") == 0) {
-        fprintf(out, "%c The CUDA word graph: vertex = a word of the toolkit's documentation comments,\n", mark);
-        fprintf(out, "%c entry (i, j) = how many times words i and j sit next to each other (>= %d).\n", mark, kMinCount);
-        fprintf(out, "%c Lower triangle, 1-based, i > j, sorted by column j then row i. Vertex k is the\n", mark);
-        fprintf(out, "%c k-th word in strcmp order; the words are listed in day38-bfs/word-graph.txt.\n", mark);
+        fprintf(
+            out,
+            "%c The CUDA word graph: vertex = a word of the toolkit's documentation comments,\n",
+            mark);
+        fprintf(out,
+                "%c entry (i, j) = how many times words i and j sit next to each other (>= %d).\n",
+                mark, kMinCount);
+        fprintf(
+            out,
+            "%c Lower triangle, 1-based, i > j, sorted by column j then row i. Vertex k is the\n",
+            mark);
+        fprintf(out,
+                "%c k-th word in strcmp order; the words are listed in day38-bfs/word-graph.txt.\n",
+                mark);
     } else {
-        fprintf(out, "%c The CUDA word graph: vertex = a word of the toolkit's documentation comments,\n", mark);
-        fprintf(out, "%c edge = the two words sit next to each other at least %d times.\n", mark, kMinCount);
-        fprintf(out, "%c Layout: a line `V E`, V words (vertex 0, 1, ... in strcmp order), then E lines\n", mark);
-        fprintf(out, "%c `u v`, 0-based, u < v, sorted by u then v. Weighted form: cuda-words.mtx.\n", mark);
+        fprintf(
+            out,
+            "%c The CUDA word graph: vertex = a word of the toolkit's documentation comments,\n",
+            mark);
+        fprintf(out, "%c edge = the two words sit next to each other at least %d times.\n", mark,
+                kMinCount);
+        fprintf(
+            out,
+            "%c Layout: a line `V E`, V words (vertex 0, 1, ... in strcmp order), then E lines\n",
+            mark);
+        fprintf(out,
+                "%c `u v`, 0-based, u < v, sorted by u then v. Weighted form: cuda-words.mtx.\n",
+                mark);
     }
-    fprintf(out, "%c regenerate: common/wordgraph --cuda-root $CUDA_ROOT --format %s\n", mark, format);
-    fprintf(out, "%c   built by: cc -O2 -std=c99 -Wall -Wextra -Werror -o common/wordgraph common/wordgraph.c\n", mark);
+    fprintf(out, "%c regenerate: common/wordgraph --cuda-root $CUDA_ROOT --format %s\n", mark,
+            format);
+    fprintf(out,
+            "%c   built by: cc -O2 -std=c99 -Wall -Wextra -Werror -o common/wordgraph "
+            "common/wordgraph.c\n",
+            mark);
     fprintf(out, "%c Toolkit: CUDA %s.\n", mark, version);
     fprintf(out, "%c Headers read, relative to the toolkit root, with their sha256:\n", mark);
-    for (int h = 0; h < kHeaderCount; ++h) fprintf(out, "%c   %s %s\n", mark, kHeaders[h], hashes[h]);
-    fprintf(out, "%c Comments read: /** ... */ and /*! ... */ blocks (not /*** or /**/), /// and //!\n", mark);
-    fprintf(out, "%c   lines (not ////); consecutive doc lines are one comment; literals are skipped.\n", mark);
-    fprintf(out, "%c Tokens: ASCII letters lowercased; a word is a maximal run of [a-z]; a doxygen\n", mark);
-    fprintf(out, "%c   command (\\ or @ and the run of [A-Za-z0-9_] after it) is dropped; words of\n", mark);
-    fprintf(out, "%c   1 letter or of more than %d letters are dropped; dropped tokens do not break\n", mark, kMaxWordLength);
+    for (int h = 0; h < kHeaderCount; ++h)
+        fprintf(out, "%c   %s %s\n", mark, kHeaders[h], hashes[h]);
+    fprintf(out,
+            "%c Comments read: /** ... */ and /*! ... */ blocks (not /*** or /**/), /// and //!\n",
+            mark);
+    fprintf(out,
+            "%c   lines (not ////); consecutive doc lines are one comment; literals are skipped.\n",
+            mark);
+    fprintf(out,
+            "%c Tokens: ASCII letters lowercased; a word is a maximal run of [a-z]; a doxygen\n",
+            mark);
+    fprintf(out,
+            "%c   command (\\ or @ and the run of [A-Za-z0-9_] after it) is dropped; words of\n",
+            mark);
+    fprintf(out,
+            "%c   1 letter or of more than %d letters are dropped; dropped tokens do not break\n",
+            mark, kMaxWordLength);
     fprintf(out, "%c   adjacency.\n", mark);
-    fprintf(out, "%c Adjacent: consecutive words of one comment (never across comments); undirected;\n", mark);
-    fprintf(out, "%c   a word next to itself is no edge. Threshold: kept when count >= %d.\n", mark, kMinCount);
-    fprintf(out, "%c Vertices: the words with at least one kept edge. %d vertices, %zu edges.\n", mark, vertices, edges);
+    fprintf(out,
+            "%c Adjacent: consecutive words of one comment (never across comments); undirected;\n",
+            mark);
+    fprintf(out, "%c   a word next to itself is no edge. Threshold: kept when count >= %d.\n", mark,
+            kMinCount);
+    fprintf(out, "%c Vertices: the words with at least one kept edge. %d vertices, %zu edges.\n",
+            mark, vertices, edges);
 }
 
 int main(int argc, char** argv) {
@@ -398,8 +479,12 @@ int main(int argc, char** argv) {
     const char* outPath = NULL;
     for (int a = 1; a < argc; ++a) {
         const char* flag = argv[a];
-        if (strcmp(flag, "--cuda-root") != 0 && strcmp(flag, "--format") != 0 && strcmp(flag, "-o") != 0) {
-            fprintf(stderr, "wordgraph: flag %s: unknown (usage: wordgraph --cuda-root DIR --format mtx|labels [-o FILE])\n", flag);
+        if (strcmp(flag, "--cuda-root") != 0 && strcmp(flag, "--format") != 0 &&
+            strcmp(flag, "-o") != 0) {
+            fprintf(stderr,
+                    "wordgraph: flag %s: unknown (usage: wordgraph --cuda-root DIR --format "
+                    "mtx|labels [-o FILE])\n",
+                    flag);
             return 1;
         }
         if (a + 1 >= argc) {
@@ -407,21 +492,29 @@ int main(int argc, char** argv) {
             return 1;
         }
         const char* value = argv[++a];
-        if (strcmp(flag, "--cuda-root") == 0) root = value;
-        else if (strcmp(flag, "--format") == 0) format = value;
-        else outPath = value;
+        if (strcmp(flag, "--cuda-root") == 0)
+            root = value;
+        else if (strcmp(flag, "--format") == 0)
+            format = value;
+        else
+            outPath = value;
     }
-    if (!root) return fail("flag --cuda-root: required (usage: wordgraph --cuda-root DIR --format mtx|labels [-o FILE])");
-    if (!format) return fail("flag --format: required (mtx or labels)");
-    if (strcmp(format, "mtx") != 0 && strcmp(format, "labels") != 0) return fail("flag --format: must be mtx or labels");
+    if (!root)
+        return fail(
+            "flag --cuda-root: required (usage: wordgraph --cuda-root DIR --format mtx|labels [-o "
+            "FILE])");
+    if (!format)
+        return fail("flag --format: required (mtx or labels)");
+    if (strcmp(format, "mtx") != 0 && strcmp(format, "labels") != 0)
+        return fail("flag --format: must be mtx or labels");
 
     int status = 1;
     Dictionary dict;
     PairList pairs = {NULL, 0, 0};
-    char (*hashes)[65] = (char(*)[65])calloc((size_t)kHeaderCount, 65);
+    char(*hashes)[65] = (char(*)[65])calloc((size_t)kHeaderCount, 65);
     char version[96] = "unknown";
-    int* order = NULL;       // vertex number -> word id, strcmp order
-    int* vertexOf = NULL;    // word id -> vertex number, -1 when the word has no kept edge
+    int* order = NULL;     // vertex number -> word id, strcmp order
+    int* vertexOf = NULL;  // word id -> vertex number, -1 when the word has no kept edge
     Edge* edges = NULL;
     size_t edgeCount = 0;
     int vertexCount = 0;
@@ -436,7 +529,10 @@ int main(int argc, char** argv) {
     for (int h = 0; h < kHeaderCount; ++h) {
         free(path);
         path = (char*)malloc(strlen(root) + strlen(kHeaders[h]) + 2);
-        if (!path) { fail("out of memory"); goto done; }
+        if (!path) {
+            fail("out of memory");
+            goto done;
+        }
         sprintf(path, "%s/%s", root, kHeaders[h]);
         FILE* in = fopen(path, "rb");
         if (!in) {
@@ -454,12 +550,19 @@ int main(int argc, char** argv) {
                 break;
             }
             char* grown = (char*)realloc(text, 2 * capacity + 1);
-            if (!grown) { free(text); text = NULL; break; }
+            if (!grown) {
+                free(text);
+                text = NULL;
+                break;
+            }
             text = grown;
             capacity *= 2;
         }
         fclose(in);
-        if (!text) { fail("out of memory"); goto done; }
+        if (!text) {
+            fail("out of memory");
+            goto done;
+        }
         if (readError) {
             fprintf(stderr, "wordgraph: %s: read error\n", kHeaders[h]);
             goto done;
@@ -472,26 +575,38 @@ int main(int argc, char** argv) {
         const char* macro = strstr(text, "#define CUDA_VERSION ");
         if (strcmp(kHeaders[h], "include/cuda.h") == 0 && macro) {
             long v = strtol(macro + strlen("#define CUDA_VERSION "), NULL, 10);
-            sprintf(version, "%ld.%ld (CUDA_VERSION %ld in include/cuda.h)", v / 1000, (v % 1000) / 10, v);
+            sprintf(version, "%ld.%ld (CUDA_VERSION %ld in include/cuda.h)", v / 1000,
+                    (v % 1000) / 10, v);
         }
-        if (!scanHeader(text, size, &dict, &pairs)) { fail("out of memory"); goto done; }
+        if (!scanHeader(text, size, &dict, &pairs)) {
+            fail("out of memory");
+            goto done;
+        }
     }
 
     // Count each distinct pair; keep those seen kMinCount times or more.
     qsort(pairs.pairs, pairs.count, sizeof(uint64_t), compareU64);
     vertexOf = (int*)malloc((size_t)(dict.count + 1) * sizeof(int));
     order = (int*)malloc((size_t)(dict.count + 1) * sizeof(int));
-    if (!vertexOf || !order) { fail("out of memory"); goto done; }
-    for (int w = 0; w < dict.count; ++w) vertexOf[w] = -1;
+    if (!vertexOf || !order) {
+        fail("out of memory");
+        goto done;
+    }
+    for (int w = 0; w < dict.count; ++w)
+        vertexOf[w] = -1;
     size_t edgeCapacity = 0;
     for (size_t p = 0; p < pairs.count;) {
         size_t q = p;
-        while (q < pairs.count && pairs.pairs[q] == pairs.pairs[p]) ++q;
+        while (q < pairs.count && pairs.pairs[q] == pairs.pairs[p])
+            ++q;
         if (q - p >= (size_t)kMinCount) {
             if (edgeCount == edgeCapacity) {
                 edgeCapacity = edgeCapacity ? 2 * edgeCapacity : 4096;
                 Edge* grown = (Edge*)realloc(edges, edgeCapacity * sizeof(Edge));
-                if (!grown) { fail("out of memory"); goto done; }
+                if (!grown) {
+                    fail("out of memory");
+                    goto done;
+                }
                 edges = grown;
             }
             Edge e;
@@ -506,10 +621,12 @@ int main(int argc, char** argv) {
 
     // Renumber the kept words in strcmp order, then the edges by them.
     for (int w = 0; w < dict.count; ++w)
-        if (vertexOf[w] == 0) order[vertexCount++] = w;
+        if (vertexOf[w] == 0)
+            order[vertexCount++] = w;
     gSortWords = (const char* const*)dict.words;
     qsort(order, (size_t)vertexCount, sizeof(int), compareWordIds);
-    for (int k = 0; k < vertexCount; ++k) vertexOf[order[k]] = k;
+    for (int k = 0; k < vertexCount; ++k)
+        vertexOf[order[k]] = k;
     for (size_t e = 0; e < edgeCount; ++e) {
         int a = vertexOf[edges[e].u], b = vertexOf[edges[e].v];
         edges[e].u = a < b ? a : b;
@@ -531,13 +648,17 @@ int main(int argc, char** argv) {
     } else {
         writeProvenance(out, '#', format, version, hashes, vertexCount, edgeCount);
         fprintf(out, "%d %zu\n", vertexCount, edgeCount);
-        for (int k = 0; k < vertexCount; ++k) fprintf(out, "%s\n", dict.words[order[k]]);
-        for (size_t e = 0; e < edgeCount; ++e) fprintf(out, "%d %d\n", edges[e].u, edges[e].v);
+        for (int k = 0; k < vertexCount; ++k)
+            fprintf(out, "%s\n", dict.words[order[k]]);
+        for (size_t e = 0; e < edgeCount; ++e)
+            fprintf(out, "%d %d\n", edges[e].u, edges[e].v);
     }
     {
         int writeFailed = ferror(out);
-        if (out != stdout) writeFailed |= fclose(out) != 0;
-        else writeFailed |= fflush(out) != 0;
+        if (out != stdout)
+            writeFailed |= fclose(out) != 0;
+        else
+            writeFailed |= fflush(out) != 0;
         out = NULL;
         if (writeFailed) {
             fprintf(stderr, "wordgraph: %s: write error\n", outPath ? outPath : "stdout");
@@ -547,7 +668,8 @@ int main(int argc, char** argv) {
     status = 0;
 
 done:
-    if (out && out != stdout) fclose(out);
+    if (out && out != stdout)
+        fclose(out);
     free(path);
     free(text);
     free(edges);
