@@ -24,6 +24,7 @@ TOOLS    := common/wordgraph common/mmbench
 # common/setup installs what this machine lacks into .tools/ and writes
 # .tools/env.sh; every target that needs a tool runs it first and sources it.
 SETUP    := sh common/setup && . ./.tools/env.sh
+SETUP_GPU := sh common/setup --gpu && . ./.tools/env.sh
 # The GPU targets refuse at once, in one line, where no GPU answers (make's
 # own error line, before any recipe runs or any file is touched).
 NEED_GPU  = $(if $(shell sh common/need-gpu && echo yes),,$(error make $@: no usable GPU found \
@@ -73,7 +74,7 @@ check:
 # A log is never overwritten: a second run on the same day writes -2, -3, ...
 verify:
 	@$(NEED_GPU)
-	@$(SETUP) && $(MAKE) --no-print-directory all && mkdir -p evidence && \
+	@$(SETUP_GPU) && $(MAKE) --no-print-directory all && mkdir -p evidence && \
 	    log=$$(sh common/new-log evidence/verify-$(TODAY)) && \
 	    sh common/verify $(LESSONS) 2>&1 | tee "$$log" && tail -n 1 "$$log" | grep -q ' 0 failed$$'
 
@@ -83,7 +84,7 @@ verify:
 TRAIN ?= yes
 evidence:
 	@$(NEED_GPU)
-	@$(SETUP) && $(MAKE) --no-print-directory all && for d in $(LESSONS); do \
+	@$(SETUP_GPU) && $(MAKE) --no-print-directory all && for d in $(LESSONS); do \
 	    args=$$(sh common/lesson-info $$d train); \
 	    if [ -n "$$args" ] && [ "$(TRAIN)" != no ]; then sh common/evidence --as train $$d $$args || exit 1; fi; \
 	    sh common/evidence $$d || exit 1; \
@@ -94,7 +95,7 @@ evidence:
 
 sanitize:
 	@$(NEED_GPU)
-	@$(SETUP) && $(MAKE) --no-print-directory all && mkdir -p evidence && \
+	@$(SETUP_GPU) && $(MAKE) --no-print-directory all && mkdir -p evidence && \
 	    log=$$(sh common/new-log evidence/sanitize-$(TODAY)) && \
 	    sh common/sanitize $(LESSONS) 2>&1 | tee "$$log" && tail -n 1 "$$log" | grep -q ' 0 failed$$'
 
