@@ -1,15 +1,14 @@
 // Day 37: sparse matrix times vector, y = A * x, with A stored as CSR.
 //
 // Which mapping of rows onto threads is fastest, why does the answer change with the matrix, and
-// how close does each get to the memory system's limit (a device-to-device copy, measured in the
+// how close does each get to the memory system's limit (a device-to-device copy measured in the
 // same run) and to cuSPARSE? SpMV does two flops per nonzero and moves at least eight bytes for
 // them: it is a bandwidth problem. Three inputs, because one would hide half the lesson: a real
 // skewed word matrix small enough for L2 (cuda-words.mtx), the regular 3D 7-point stencil and a
-// power-law Graph500 Kronecker graph. Five kernels, in the order taught: thread per row, warp per
-// row, a sub-warp width chosen from the row lengths, nonzero tiles that give every block the same
-// work, and thread per row with its loads issued first. A rule picks one of the last two from the
-// row lengths before anything is timed, as a user must; cuSPARSE is the baseline, the CPU the
-// judge.
+// power-law Graph500 Kronecker graph. Five kernels in teaching order: thread per row, warp per row,
+// a sub-warp width chosen from the row lengths, nonzero tiles that give every block the same work,
+// and thread per row with its loads issued first. A rule picks one of the last two from the row
+// lengths before anything is timed, as a user must. cuSPARSE is the baseline, the CPU the judge.
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmv spmv.cu -lcusparse
 // clang-format off: the run lines are --help's text, one line each
@@ -167,8 +166,7 @@ struct DeviceMatrix {
 // ---------------------------------------------------------------- kernels
 // 1. One thread per row: what everybody writes first, and correct. The loop bound is per lane, so a
 // warp runs as long as its longest row while the lanes with shorter rows sit idle; and 32 lanes
-// walk 32 different rows, so a warp's loads of colIndices and values touch up to 32 separate
-// places.
+// walk 32 different rows, so a warp's loads of colIndices and values hit up to 32 places.
 // Launch: gridDim.x * blockDim.x >= rows.
 // snippet: thread-per-row
 __global__ void spmvThreadPerRow(int rows, const int* __restrict__ rowOffsets,
@@ -383,6 +381,10 @@ __global__ void spmvLoadsFirst(int rows, const int* __restrict__ rowOffsets,
 // end snippet
 
 // ---------------------------------------------------------------- CPU reference
+static int rowLength(const HostMatrix* m, long long r) {
+    return m->rowOffsets[r + 1] - m->rowOffsets[r];
+}
+
 // The judge: y = A * x in double, in row order, plus each row's sum of
 // |a_ij * x_j|, which bounds how far any float summation order may land.
 static bool computeReference(Input* in) {
@@ -428,7 +430,7 @@ static bool checkResult(const char* variant, const Input* in, const float* got, 
     int firstBad = -1, badRows = 0, guardHit = -1;
     double gotSum = 0.0, tolSum = 0.0;
     for (int r = 0; r < m->rows; ++r) {
-        const double tol = rowTolerance(m->rowOffsets[r + 1] - m->rowOffsets[r], in->absSum[r]);
+        const double tol = rowTolerance(rowLength(m, r), in->absSum[r]);
         tolSum += tol;
         gotSum += (double)got[r];
         if (rowIsWrong(got[r], in->refY[r], tol)) {
@@ -438,7 +440,7 @@ static bool checkResult(const char* variant, const Input* in, const float* got, 
         }
     }
     if (firstBad >= 0) {
-        const int length = m->rowOffsets[firstBad + 1] - m->rowOffsets[firstBad];
+        const int length = rowLength(m, firstBad);
         fprintf(stderr,
                 "%s on %s%s: %d of %d rows wrong; first is row %d (length %d): got %.9g, want "
                 "%.9g, tolerance %.3g\n",
@@ -461,10 +463,6 @@ static bool checkResult(const char* variant, const Input* in, const float* got, 
 }
 
 // ---------------------------------------------------------------- host analysis
-static int rowLength(const HostMatrix* m, long long r) {
-    return m->rowOffsets[r + 1] - m->rowOffsets[r];
-}
-
 // snippet: lanes-rule
 // Lanes per row for the sub-warp kernel: the smallest power of two that
 // covers the mean row length, between 2 and 32 (the rule of Bell and
@@ -516,9 +514,8 @@ static long long laneSlots(const HostMatrix* m, int lanes, int batch) {
 }
 
 // The tile schedule. Rows are packed greedily into tiles; a tile closes when the next row would
-// overflow its nonzeros, its 256 rows, or make the longest row need more than kTileMaxReduceSteps
-// steps of the reduction. A row longer than a tile is cut into chunks, one block each (see the
-// kernel).
+// overflow its nonzeros or its 256 rows, or make the longest row need more than kTileMaxReduceSteps
+// reduction steps. A row longer than a tile is cut into chunks, one block each (see the kernel).
 static bool buildTileSchedule(Input* in) {
     const HostMatrix* m = &in->m;
     // At most a tile per row, and a chunk per kTileNnz nonzeros.
@@ -530,18 +527,16 @@ static bool buildTileSchedule(Input* in) {
     int openNnz = 0, openMax = 0;
     for (int r = 0; r <= m->rows; ++r) {
         const int len = r < m->rows ? rowLength(m, r) : 0;
-        bool close = r == m->rows || len > kTileNnz;
-        if (!close && open >= 0) {
+        if (open >= 0) {  // close it at the end, or before a row it cannot take
             const int rows = r - open + 1;
             const int longest = len > openMax ? len : openMax;
             const int lanes = tileReduceLanes(rows);
-            close = openNnz + len > kTileNnz || rows > kTileMaxRows ||
-                    (longest + lanes - 1) / lanes > kTileMaxReduceSteps;
-        }
-        if (close && open >= 0) {
-            const RowBlock tile = {open, r, -1, 0};
-            in->blocks[in->blockCount++] = tile;
-            open = -1;
+            if (r == m->rows || openNnz + len > kTileNnz || rows > kTileMaxRows ||
+                (longest + lanes - 1) / lanes > kTileMaxReduceSteps) {
+                const RowBlock tile = {open, r, -1, 0};
+                in->blocks[in->blockCount++] = tile;
+                open = -1;
+            }
         }
         if (r == m->rows)
             break;
@@ -568,8 +563,7 @@ static bool buildTileSchedule(Input* in) {
 }
 
 // Lane slots of the tile kernel's load phase: each block's nonzeros in steps of the whole block.
-// Its reduction reads shared memory and is not counted; that is where "nonzeros per slot" flatters
-// it.
+// Its reduction, from shared memory, is not counted: there "nonzeros per slot" flatters it.
 static long long tileSlots(const Input* in) {
     long long slots = 0;
     for (int b = 0; b < in->blockCount; ++b) {
@@ -646,39 +640,6 @@ static void printAnalysis(const Input* in, int index, int count) {
 }
 
 // ---------------------------------------------------------------- timing and launchers
-// snippet: time-ms
-// Times kTimedRuns calls as one replay of a CUDA graph that captured them on `stream`: launched
-// from the host one by one, a call of a few microseconds runs at the host's pace. Warm-up first
-// (lazy loading makes each kernel's first launch load it), and one untimed replay; no host work
-// inside.
-static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream_t stream) {
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    cudaEvent_t start, stop;
-    float ms = 0.0f;
-    for (int i = 0; i < kWarmupRuns; ++i)
-        launch(ctx);
-    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < kTimedRuns; ++i)
-        launch(ctx);
-    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    CUDA_CHECK(cudaEventRecord(stop, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaGraphExecDestroy(exec));
-    CUDA_CHECK(cudaGraphDestroy(graph));
-    return ms / kTimedRuns;
-}
-// end snippet
-
 // One line of the comparison, a lesson kernel (a Kernel of kVariantNames) or a cuSPARSE algorithm,
 // behind one launch function so that checking and timing treat all alike. Each cuSPARSE algorithm
 // has its own matrix descriptor, because cusparseSpMV_preprocess leaves its analysis on it.
@@ -703,22 +664,18 @@ typedef void (*RowKernel)(int, const int*, const int*, const float*, const float
 
 // The sub-warp kernel's instance for `lanes` lanes per row, a power of two from 2 to 32.
 static RowKernel subWarpKernel(int lanes) {
-    switch (lanes) {
-        case 2:
-            return spmvSubWarp<2>;
-        case 4:
-            return spmvSubWarp<4>;
-        case 8:
-            return spmvSubWarp<8>;
-        case 16:
-            return spmvSubWarp<16>;
-        default:
-            return spmvSubWarp<32>;
-    }
+    if (lanes == 2)
+        return spmvSubWarp<2>;
+    if (lanes == 4)
+        return spmvSubWarp<4>;
+    if (lanes == 8)
+        return spmvSubWarp<8>;
+    if (lanes == 16)
+        return spmvSubWarp<16>;
+    return spmvSubWarp<32>;
 }
 
-static void launchVariant(const void* ctx) {
-    const Variant* v = (const Variant*)ctx;
+static void launchVariant(const Variant* v) {
     const DeviceMatrix* d = v->d;
     if (v->index >= kKernelCount) {
         CUSPARSE_CHECK(cusparseSpMV(v->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, v->matrix,
@@ -750,6 +707,44 @@ static void launchVariant(const void* ctx) {
     }
     CUDA_CHECK(cudaGetLastError());
 }
+
+// The milliseconds from start to stop, once stop is reached; both events are destroyed.
+static float elapsedMs(cudaEvent_t start, cudaEvent_t stop) {
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return ms;
+}
+
+// snippet: time-ms
+// Times kTimedRuns calls as one replay of a CUDA graph that captured them on the variant's stream:
+// launched one by one from the host, a call of a few microseconds runs at the host's pace. Warm-up
+// first (lazy loading makes each kernel's first launch load it), then one untimed replay.
+static float timeMs(const Variant* v) {
+    const cudaStream_t stream = v->stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cudaEvent_t start, stop;
+    for (int i = 0; i < kWarmupRuns; ++i)
+        launchVariant(v);
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kTimedRuns; ++i)
+        launchVariant(v);
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    return elapsedMs(start, stop) / kTimedRuns;
+}
+// end snippet
 
 // ---------------------------------------------------------------- GPU part
 // A device copy of `bytes` from `host`, or an unset allocation when host is NULL.
@@ -785,8 +780,7 @@ static void setupCusparse(cusparseHandle_t handle, Variant* v) {
 // Correctness first: every variant on a y poisoned with 0xFF bytes (NaN as a float, so a row never
 // written fails rather than pass on a stale answer), checked before it is timed; one that fails is
 // not timed. Then timing, and the last timed launch's result checked again: a kernel that keeps
-// state between launches (the tile kernel's arrival counters) shows a fault only on its second
-// launch.
+// state between launches (the tile kernel's arrival counters) shows a fault only when run again.
 static int checkAndTime(Variant* v, const Input* in, float* hostY) {
     const size_t yBytes = ((size_t)in->m.rows + kGuardFloats) * sizeof(float);
     int failures = 0, recheckFailures = 0;
@@ -807,7 +801,7 @@ static int checkAndTime(Variant* v, const Input* in, float* hostY) {
     for (int i = 0; i < kVariants; ++i) {
         if (!v[i].passed)
             continue;
-        v[i].ms = timeMs(launchVariant, &v[i], v[i].stream);
+        v[i].ms = timeMs(&v[i]);
         CUDA_CHECK(cudaMemcpy(hostY, v[i].d->y, yBytes, cudaMemcpyDeviceToHost));
         v[i].passed = checkResult(kVariantNames[i], in, hostY, " after the timed runs");
         if (!(v[i].ms > 0.0))
@@ -934,7 +928,6 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream) {
            (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
     void *src = toDevice(NULL, bytes), *dst = toDevice(NULL, bytes);
     cudaEvent_t start, stop;
-    float ms = 0.0f;
     CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
@@ -945,13 +938,9 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream) {
         CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
     }
     CUDA_CHECK(cudaEventRecord(stop, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
+    const float ms = elapsedMs(start, stop) / kTimedRuns;
     CUDA_CHECK(cudaFree(dst));
     CUDA_CHECK(cudaFree(src));
-    ms /= kTimedRuns;
     const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
     printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n",
            bytes / 1e6, ms, gbs);
@@ -962,8 +951,8 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream) {
 }
 
 // Step 5: every input against the copy ceiling, on one created stream that cuSPARSE shares; then
-// the goals and headlines: the rule's pick against cuSPARSE at its worst over the inputs of at
-// least kLargeNnz nonzeros, the best lesson kernel as a geomean over all, and its share of the copy
+// the goals and headlines: the rule's pick against cuSPARSE at its worst over the inputs of
+// kLargeNnz nonzeros or more, the best lesson kernel as a geomean over all, its share of the copy
 // on the first stencil.
 static int runGpuPart(const Input* inputs, int count, bool small) {
     cudaStream_t stream;
@@ -1437,12 +1426,12 @@ static float hashedValue(uint64_t seed, uint64_t a, uint64_t b) {
     return (h & 1) ? -magnitude : magnitude;
 }
 
-// The matrix's arrays for nnz entries, and x, drawn like the values; on failure freeInputs frees.
+// Arrays for nnz entries (row offsets zeroed) and x, drawn like the values; freeInputs frees them.
 static bool allocMatrix(HostMatrix* m, int rows, int cols, long long nnz) {
     m->rows = rows;
     m->cols = cols;
     m->nnz = (int)nnz;
-    m->rowOffsets = (int*)malloc(((size_t)rows + 1) * sizeof(int));
+    m->rowOffsets = (int*)calloc((size_t)rows + 1, sizeof(int));
     m->colIndices = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
     m->values = (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float));
     m->x = (float*)malloc((size_t)cols * sizeof(float));
@@ -1610,8 +1599,6 @@ static bool loadMatrixMarket(const char* path, HostMatrix* m) {
         fprintf(stderr, "%s: out of host memory\n", path);
         ok = false;
     }
-    if (ok)
-        memset(m->rowOffsets, 0, ((size_t)mm.rows + 1) * sizeof(int));
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry entry = mm.entry[e];
         const bool upper = mm.symmetry != MM_GENERAL && entry.col > entry.row;
