@@ -24,7 +24,12 @@
 // Run: ./spmspv FILE.mtx        Matrix Market files instead of the generated inputs (up to 8; BFS on A + A^T)
 // Run: ./spmspv --help          this list (-h too); transcripts in evidence/, what was tried in evidence/notes.md
 
-#include <stdint.h>  // the reader's copy below brings the C library headers it and the lesson use
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
@@ -165,7 +170,1491 @@ static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
         }                                                                  \
     } while (0)
 
-// ---------------------------------------------------------------- input loader
+// ---------------------------------------------------------------- types
+// A sparse matrix in CSR (rows sorted by column, no duplicates); as CSC it is the transpose's CSR.
+typedef struct {
+    int rows, cols; long long nnz;
+    int *offsets, *index;  // rows + 1; nnz
+    float* value;          // nnz, or NULL for a pattern (the BFS graph)
+} Csr;
+// The DB format on the host. Blocks of >= kSideMaxNnz + 1 nonzeros form the blocked payload; the
+// rest of the entries form the side payload. Pull reads the block-row view and the side CSR; push
+// reads the block-column view and the side CSC. The side CSC keeps the values a second time: an
+// index into the row-ordered values would cost the same 4 bytes and make push gather them.
+typedef struct {
+    int rows, cols, blockRows, blockCols, blocks;
+    long long blockedNnz, sideNnz, sideBlocks;  // sideBlocks: the nonzero blocks whose entries went to the side
+    int *rowBlockOffsets, *blockCol, *blockStart;  // blockRows + 1; blocks; blocks + 1 (entry offsets)
+    unsigned char* entryIndex;                     // blockedNnz: local row << 4 | local column
+    float* entryValue;                             // blockedNnz, column-major inside each block
+    int* colBlockOffsets;                          // blockCols + 1
+    int2* cscBlock;                                // blocks, in block-column order: {block row, entry start}
+    unsigned char* cscColStart;                    // 16 per block in that order: starts of columns 1..15, nnz - 1
+    int *sideRowOffsets, *sideCol;                 // rows + 1; sideNnz
+    float* sideVal;                                // sideNnz, in row order
+    int *sideColOffsets, *sideRowCsc;              // cols + 1; sideNnz
+    float* sideValCsc;                             // sideNnz: the values again, in column order (see buildPushViews)
+} Db;
+// One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first, then
+// side entries). A split block row's pieces leave partial sums; the last to arrive adds them up.
+typedef struct { int blockRow, begin, end, piece, pieces, partialBase, splitId; } PullItem;
+// One x of part 1, with the host's counts of what each path must read.
+typedef struct {
+    int pattern; double density;
+    float* x;                    // cols, zeros included (the device's x)
+    int nonzeros, activeBlocks;  // x entries and x blocks that are not zero
+    long long products, segments, sidePieces;  // products of push; (block, column) segments; side pieces
+    double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
+    bool rulePush, paperPush;    // the host's reading of the two rules (the device samples)
+    double *refY, *absSum;       // rows each, in double
+    int* rowProducts;            // rows: products per row, for the tolerance
+} XCase;
+enum InputKind { kInputFile, kInputMesh, kInputBand, kInputKron, kInputDecode };
+typedef struct {
+    int kind; const char* path;
+    char name[48], description[160];
+    int decodeShape; long long merged;
+    Csr a, at;                 // A and its transpose (CSC)
+    Db db; PullItem* items;
+    int itemCount, splitRows, splitPieces;
+    float* dense;              // decoding only: W row-major with the zeros in place
+    XCase cases[DENSITY_COUNT * 2]; int caseCount;
+    double pushBytesPerX;      // the sector model's push bytes per nonzero x entry (mean over columns)
+    double pullBytesFull;      // DB pull's bytes: payload, views, x, y
+} Input;
+// A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
+typedef struct {
+    char name[48];
+    Csr g; Db db;
+    long long undirectedEdges;
+    int roots, *root, *levels, **dist;  // per root: levels and exact distances
+    long long* componentEdges;          // per root, the Graph500 TEPS numerator
+} BfsInput;
+// Everything a DB kernel reads, device pointers passed by value.
+typedef struct {
+    int rows, cols, blockRows, blockCols, itemCount;
+    const int *rowBlockOffsets, *blockCol, *blockStart;
+    const unsigned char* entryIndex;
+    const float* entryValue; const int* colBlockOffsets;
+    const uint4* pushView;        // 2 per block in block-column order: {block row, entry start}, column table
+    const int *sideRowOffsets, *sideCol;
+    const float* sideVal;
+    const int *sideColOffsets, *sideRowCsc;
+    const float* sideValCsc;
+    const PullItem* items;
+    float* partials;              // 16 per piece of a split block row
+    unsigned int* arrivals;       // pieces finished, per split block row
+    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
+    float pushBytesPerSample, pushBytesFixed, pushWaitBytes, pullBytes;  // the rule, in bytes
+    int* decision;                // 1 when the last call pushed, 0 when it pulled (block 0 writes it)
+} DbView;
+typedef struct {
+    int scan[kThreads], warpTotals[kWarpSize], col[kThreads], blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
+    float xv[kThreads];
+} PushShared;
+// A BFS as Boolean SpMSpV on the graph's DB format: the frontier and the visited set are bitmaps
+// (a 16-bit mask per 16-vertex block, in 32-bit words), a level is a push over the frontier's
+// columns or a pull over the unvisited rows, and the whole search is one cooperative grid.
+typedef struct {
+    DbView v;                    // the graph's format; no values
+    int n, words;
+    long long entries;           // directed edges
+    const int* degreeOffsets;    // the graph's CSR offsets, for degrees
+    int *dist, *queue;           // n; 2n (this level's and the next level's frontier)
+    unsigned int *visited, *frontier, *counts;  // words; 3 * words (rotating); 3 rotating level sizes
+    unsigned long long* edges;   // 3 rotating frontier-edge sums
+} DbBfs;
+typedef struct { int *cnt, *slot, *touched, *scratch; long long scratchCap; } BuildScratch;
+typedef struct {
+    int rows, cols, lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
+    int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex, *bsrOffsets, *bsrCols;
+    float *csrValue, *cscValue, *bsrValues, *dense, *x, *y;  // x padded to whole blocks, y to whole blocks + guard
+    int bsrBlockRows, bsrBlocks;
+    DbView view; void* dbArrays[24];
+    int dbArrayCount;
+    cusparseSpMatDescr_t csr;
+    cusparseDnVecDescr_t xVec, yVec;
+    cusparseMatDescr_t bsr; void* spmvBuffer;
+    cusparseHandle_t sparse;
+    cublasHandle_t blas; cudaStream_t stream;
+} GpuInput;
+typedef struct { int variant; const GpuInput* g; } Call;
+// The figures the headlines are made of, gathered over the inputs.
+typedef struct {
+    double logPlain, minPlain, logCu[DENSITY_COUNT], logBsr, minSingle, pullCopyMin, memBlocked, memHyper, logDecode;
+    int nPlain, nCu[DENSITY_COUNT], nBsr, nDecode;
+    double bfsKron, bfsMesh, bfsAutoMin, kronGteps;
+} Results;
+enum BfsVariant { kDay38, kDbBfsPush, kDbBfsPull, kDbBfsAuto, kBfsVariants };
+static const char* const kBfsNames[kBfsVariants] = {"day 38, edge-balanced grid loop", "DB-BFS push-only", "DB-BFS pull-only", "DB-BFS auto"};
+typedef struct { bool small; int roots, fileCount; const char* files[kMaxInputs]; } Options;
+
+// ---------------------------------------------------------------- kernels
+// 1. Plain CSR pull: kLanes lanes a row (a power of two near the mean row length, day 37's rule),
+// every stored entry read whether its x is zero or not.
+// Launch: gridDim.x * blockDim.x >= kLanes * rows.
+template <int kLanes>
+__global__ void plainCsrPull(int rows, const int* __restrict__ offsets, const int* __restrict__ cols,
+                             const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+    const long long row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kLanes;
+    const int lane = threadIdx.x % kLanes;
+    float sum = 0.0f;
+    if (row < rows)
+        for (int k = offsets[row] + lane; k < offsets[row + 1]; k += kLanes) sum += values[k] * __ldg(x + cols[k]);
+    for (int o = kLanes / 2; o > 0; o /= 2) sum += __shfl_down_sync(kFullMask, sum, o, kLanes);
+    if (row < rows && lane == 0) y[row] = sum;
+}
+// 2. Plain CSC push: a warp reads 32 entries of x; for each nonzero one its 32 lanes walk that
+// column and add into y atomically (y zeroed before, inside the timed window).
+// Launch: gridDim.x * blockDim.x >= cols, rounded up to a warp.
+__global__ void plainCscPush(int cols, const int* __restrict__ offsets, const int* __restrict__ rowsOf,
+                             const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+    const long long j0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize * kWarpSize;
+    const int lane = threadIdx.x % kWarpSize;
+    if (j0 >= cols) return;  // warp uniform
+    const float xv = j0 + lane < cols ? x[j0 + lane] : 0.0f;
+    for (unsigned bits = __ballot_sync(kFullMask, xv != 0.0f); bits != 0u; bits &= bits - 1u) {
+        const int b = __ffs(bits) - 1;
+        const float xj = __shfl_sync(kFullMask, xv, b);
+        for (int k = offsets[j0 + b] + lane; k < offsets[j0 + b + 1]; k += kWarpSize) atomicAdd(&y[rowsOf[k]], values[k] * xj);
+    }
+}
+// Exclusive prefix sum of one int per thread over the block, into scan[threadIdx.x]; returns the
+// total. Day 38's: a shuffle scan in each warp, then one warp scans the warp totals.
+__device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
+    int inclusive = x;
+    for (int offset = 1; offset < kWarpSize; offset *= 2) {
+        const int y = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset) inclusive += y;
+    }
+    if (lane == kWarpSize - 1) warpTotals[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        int total = lane < warps ? warpTotals[lane] : 0;
+        for (int offset = 1; offset < kWarpSize; offset *= 2) {
+            const int y = __shfl_up_sync(0xffffffffu, total, offset);
+            if (lane >= offset) total += y;
+        }
+        if (lane < warps) warpTotals[lane] = total;
+    }
+    __syncthreads();
+    scan[threadIdx.x] = inclusive - x + (warp > 0 ? warpTotals[warp - 1] : 0);
+    return warpTotals[warps - 1];
+}
+// A barrier across a grid whose blocks are all resident (the launcher sizes it so): each block
+// adds one arrival and waits for the whole grid's. The counter only grows, so the target of this
+// use is the next multiple of the grid size; stores made before it are fenced to L2 first.
+__device__ void gridBarrier(unsigned long long* counter) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        const unsigned long long target = (atomicAdd(counter, 1ull) / gridDim.x + 1) * gridDim.x;
+        while (*(volatile unsigned long long*)counter < target) __nanosleep(32);
+        __threadfence();
+    }
+    __syncthreads();
+}
+// The owner of entry e among the window of blocks (or rows) whose starts the lanes hold: the last
+// lane k < width whose start is <= e. Five shuffles, no memory; every lane of the warp calls it.
+__device__ int ownerLane(int myStart, int e, int width) {
+    int k = 0;
+    for (int step = width / 2; step >= 1; step /= 2)
+        if (__shfl_sync(kFullMask, myStart, k + step) <= e) k += step;
+    return k;
+}
+// snippet: db-pull
+// 3. DB pull, one item of one block row, one warp. The item's blocked entries stream past the
+// warp 32 at a time, kPullUnroll chunks in flight: a one-byte local position and a float each,
+// five bytes where CSR reads eight. A lane finds its entry's block among a window of 32 block
+// starts the lanes hold, by shuffles; the block's column gives x. Then the side entries of the
+// block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
+// row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
+// lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
+__device__ void pullItem(const DbView& v, const PullItem it, const float* __restrict__ x, float* __restrict__ y, float* sums) {
+    const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
+    const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
+    float* mine = sums + lane;  // this lane's 16 row sums, one a row of 32: bank = lane, whatever the rows
+    for (int r = 0; r < kBlockDim; ++r) mine[r * kWarpSize] = 0.0f;
+    const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
+    const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
+    int pos = it.begin;
+    for (int wb = b0; pos < stop; wb += kWarpSize) {
+        const int myStart = wb + lane < b1 ? v.blockStart[wb + lane] - e0 : INT_MAX;
+        const int myCol = wb + lane < b1 ? v.blockCol[wb + lane] : 0;
+        const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
+        const int limit = windowEnd < stop ? windowEnd : stop;
+        if (pos >= limit) continue;  // the item starts past this window
+        for (; pos < limit; pos += kWarpSize * kPullUnroll) {
+            unsigned char index[kPullUnroll];
+            float value[kPullUnroll];
+#pragma unroll
+            for (int u = 0; u < kPullUnroll; ++u) {
+                const int e = pos + u * kWarpSize + lane;
+                index[u] = e < limit ? v.entryIndex[e0 + e] : 0;
+                value[u] = e < limit ? v.entryValue[e0 + e] : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < kPullUnroll; ++u) {
+                const int e = pos + u * kWarpSize + lane;
+                const int J = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize));
+                if (e < limit) mine[(index[u] >> 4) * kWarpSize] += value[u] * __ldg(x + J * kBlockDim + (index[u] & 15));
+            }
+        }
+        pos = limit;  // the last chunk may have reached past the window: the next one starts here
+    }
+    const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end; pos += kWarpSize * kPullUnroll) {
+        int col[kPullUnroll]; float value[kPullUnroll];
+#pragma unroll
+        for (int u = 0; u < kPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane;
+            col[u] = p < it.end ? v.sideCol[s0 + p - blocked] : 0;
+            value[u] = p < it.end ? v.sideVal[s0 + p - blocked] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < kPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
+            if (p < it.end) mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
+        }
+    }
+    __syncwarp();
+    float sum = 0.0f;  // lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks)
+    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l) sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
+    __syncwarp();
+    if (it.pieces == 1) {
+        if (lane < rowsHere) y[r0 + lane] = sum;
+        return;
+    }
+    if (lane < kBlockDim) v.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
+    __threadfence(); __syncwarp();
+    unsigned int before = 0;
+    if (lane == 0) before = atomicAdd(&v.arrivals[it.splitId], 1u);
+    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1) return;
+    __threadfence();  // the last piece in adds every piece's sums, in piece order
+    float total = 0.0f;
+    for (int p = 0; p < it.pieces && lane < rowsHere; ++p) total += __ldcg(&v.partials[(size_t)(it.partialBase + p) * kBlockDim + lane]);
+    if (lane < rowsHere) y[r0 + lane] = total;
+    if (lane == 0) v.arrivals[it.splitId] = 0u;
+}
+// end snippet
+// Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
+__device__ int tableByte(uint4 t, int i) {
+    const unsigned w = i < 4 ? t.x : i < 8 ? t.y : i < 12 ? t.z : t.w;
+    return (int)(w >> (8 * (i % 4)) & 0xffu);
+}
+// Column c's run of entries in the block at block-column position k: one 32-byte view record
+// (block row, start, the column table) names it; column-major storage makes it one run.
+__device__ int2 columnRun(const DbView& v, int k, int c, int* blockRow) {
+    const uint4 head = v.pushView[2 * k], table = v.pushView[2 * k + 1];
+    *blockRow = (int)head.x;
+    const int start = (int)head.y;
+    return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)), start + (c == kBlockDim - 1 ? tableByte(table, kBlockDim - 1) + 1 : tableByte(table, c)));
+}
+// Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
+__device__ void pushSegment(const DbView& v, int k, int c, float xj, float* y) {
+    int blockRow;
+    const int2 run = columnRun(v, k, c, &blockRow);
+    for (int e = run.x; e < run.y; e += 4) {
+        unsigned char index[4]; float value[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) index[u] = e + u < run.y ? v.entryIndex[e + u] : 0, value[u] = e + u < run.y ? v.entryValue[e + u] : 0.0f;
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (e + u < run.y) atomicAdd(&y[blockRow * kBlockDim + (index[u] >> 4)], value[u] * xj);
+    }
+}
+// Push task 2: kSidePiece side entries of a column, their rows and values read together.
+__device__ void pushSide(const DbView& v, int begin, int end, float xj, float* y) {
+    int row[kSidePiece]; float value[kSidePiece];
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u) value[u] = begin + u < end ? v.sideValCsc[begin + u] : 0.0f;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
+        if (begin + u < end) atomicAdd(&y[row[u]], value[u] * xj);
+}
+// The first half of a push over a chunk of columns, one a thread (has: this thread has one): each
+// column's tasks, one per block of its block column and one per kSidePiece of its side column,
+// scanned across the block into shared memory. Returns the block's total.
+__device__ int scanTasks(const DbView& v, bool has, int j, float xv, PushShared& s) {
+    int blockBegin = 0, blocks = 0, sideBegin = 0, sideEnd = 0;
+    if (has) {
+        blockBegin = v.colBlockOffsets[j / kBlockDim], blocks = v.colBlockOffsets[j / kBlockDim + 1] - blockBegin;
+        sideBegin = v.sideColOffsets[j], sideEnd = v.sideColOffsets[j + 1];
+    }
+    const int total = blockExclusiveScan(blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
+    const int t = threadIdx.x;
+    s.col[t] = j, s.xv[t] = xv, s.blockBegin[t] = blockBegin, s.blocks[t] = blocks, s.sideBegin[t] = sideBegin, s.sideEnd[t] = sideEnd;
+    __syncthreads();
+    return total;
+}
+// The second half: task q's column, the last thread whose first task is <= q (a binary search in
+// the scan, as day 38 deals edges), so a hub column is walked by the whole block, not one thread.
+__device__ int taskOwner(const PushShared& s, int q) {
+    int low = 0, high = kThreads - 1;
+    while (low < high) {
+        const int mid = (low + high + 1) / 2;
+        if (s.scan[mid] <= q) low = mid; else high = mid - 1;
+    }
+    return low;
+}
+// x entries (or frontier vertices) a block takes at a time: 256, or fewer when there are too few
+// for every block of the grid to get some (a decoding layer's 2048 columns, a small frontier).
+__device__ int chunkFor(long long count) {
+    const long long share = (count + gridDim.x - 1) / gridDim.x;
+    return share < kThreads ? (int)(share > 0 ? share : 1) : kThreads;
+}
+// snippet: db-push
+// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 256 entries
+// of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
+// are dealt out evenly over the block's threads.
+// firstX: this thread's x in the block's first chunk, loaded by the caller before it decided.
+__device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __restrict__ y, bool metadataOnly, float firstX, PushShared& s) {
+    for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < v.rows; i += (long long)gridDim.x * kThreads) y[i] = 0.0f;
+    gridBarrier(v.barrier);
+    const int chunk = chunkFor(v.cols);
+    for (long long c0 = blockIdx.x * (long long)chunk; c0 < v.cols; c0 += (long long)gridDim.x * chunk) {
+        const long long j = c0 + threadIdx.x;
+        const float xv = c0 == blockIdx.x * (long long)chunk ? firstX : j < v.cols && threadIdx.x < chunk ? x[j] : 0.0f;
+        if (!__syncthreads_or(xv != 0.0f)) continue;  // most chunks of a very sparse x: nothing to deal
+        const int total = scanTasks(v, xv != 0.0f, (int)j, xv, s);
+        for (int q = threadIdx.x; q < total && !metadataOnly; q += kThreads) {
+            const int o = taskOwner(s, q), local = q - s.scan[o];
+            if (local < s.blocks[o]) pushSegment(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
+            else pushSide(v, s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, s.sideEnd[o], s.xv[o], y);
+        }
+        __syncthreads();  // the shared arrays are rewritten by the next chunk
+    }
+}
+// end snippet
+// snippet: db-rule
+// The direction, decided by every block alike without talking: all read the same 64 entries of x
+// and apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host
+// counted over the columns, times kPushByteCost; plus its atomics' waits, which grow with the
+// square of x's share) against pull's.
+__device__ bool choosePush(const DbView& v, const float* __restrict__ x) {
+    const int t = threadIdx.x, samples = v.cols < kSampleEntries ? v.cols : kSampleEntries;
+    const int count = __syncthreads_count(t < samples && x[(long long)t * v.cols / samples] != 0.0f);
+    const float share = (float)count / (float)samples;  // of x's entries, nonzero
+    return v.pushBytesFixed + (v.pushBytesPerSample + v.pushWaitBytes * share) * share < v.pullBytes;
+}
+// end snippet
+// snippet: db-kernel
+// DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
+// pull needs no step before it, and push's step runs inside.
+// Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
+__global__ void __launch_bounds__(kThreads, kDbBlocksPerSm) dbSpmspv(DbView v, const float* __restrict__ x, float* __restrict__ y, int mode) {
+    __shared__ union { float rowSums[kWarpsPerCta][kWarpSize * kBlockDim]; PushShared push; } shared;  // a call takes one path
+    const long long j = blockIdx.x * (long long)chunkFor(v.cols) + threadIdx.x;  // push's first x: its load overlaps the rule's sample
+    const float firstX = j < v.cols && threadIdx.x < chunkFor(v.cols) ? x[j] : 0.0f;
+    const bool push = mode == kPushOnly || mode == kMetaOnly || (mode == kAutoRule && choosePush(v, x));
+    if (blockIdx.x == 0 && threadIdx.x == 0) *v.decision = push;
+    if (push) { pushAll(v, x, y, mode == kMetaOnly, firstX, shared.push); return; }
+    const int warp = threadIdx.x / kWarpSize;
+    for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
+        pullItem(v, v.items[i], x, y, shared.rowSums[warp]);
+}
+// end snippet
+
+// ---------------------------------------------------------------- day 38's fastest BFS, copied
+// Day 38's edge-balanced mapping in its device-side loop (one cooperative grid, levels ending at
+// grid.sync()), copied from day38-bfs/bfs.cu as committed (8dfb6ab): its global-memory path only
+// (day 38's block loop and step-by-step table left out), so that DB-BFS races it in the same binary
+// on the same graph. Its own comments are day 38's.
+static const int kThreadsPerBlock = 256;
+static const int kHeavyDegree = 256, kPieceEdges = 256, kNoHeavyDegree = INT_MAX;
+static const int kLightEdges = 4;         // light edges a thread takes at a time: four loads in flight per lane
+static const int kOutboxSlots = 1024;     // a block's claims between flushes; the rare overflow appends alone
+static const int kSearchBlocksPerSm = 6;  // blocks the search kernel keeps resident: more warps, a few spills (day 38's notes)
+// What a kernel needs to expand one level, by value: the frontiers in one queue, level after level; counts[2L] level
+// L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per vertex. capacity: vertexCount (no queue
+// holds more distinct vertices); pieceCapacity: entries / kPieceEdges + vertexCount (every heavy list cut up).
+typedef struct {
+    const int *rowOffsets, *colIndices;
+    int *dist, *queue;
+    unsigned int *visited, *counts;
+    int2* pieces;
+    int capacity, pieceCapacity, heavyDegree;
+} BfsArrays;
+// Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece list.
+typedef struct { int level, start, size, pieceStart, pieceSize; } LevelWindow;
+// Reads search state that other threads write in this very kernel (queue, counters, pieces): from L2 (__ldcg), where
+// atomics and other SMs' stores land, so no stale L1 line answers.
+template <typename T>
+__device__ T loadState(const T* p) { return __ldcg(p); }
+// The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a taken vertex and the
+// atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits (256 KB) largely fit; dist (8 MB) would not.
+__device__ unsigned int loadVisited(const BfsArrays& a, int v) { return __ldca(&a.visited[v / 32]); }
+// Neighbour lists are read once a search: streamed (__ldcs, evict first), they do not push the bitmap out of L1.
+__device__ int loadNeighbour(const BfsArrays& a, int e) { return __ldcs(&a.colIndices[e]); }
+// How many pieces a heavy vertex is cut into; 0 for a light one, and for all under day 38's "no vertex is heavy".
+__device__ int piecesOf(const BfsArrays& a, int v) {
+    if (a.heavyDegree == kNoHeavyDegree) return 0;
+    const int degree = a.rowOffsets[v + 1] - a.rowOffsets[v];
+    return degree >= a.heavyDegree ? (degree + kPieceEdges - 1) / kPieceEdges : 0;
+}
+// Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed twice (the judge says so).
+__device__ void writePieces(const BfsArrays& a, int v, long long first, int count) {
+    const int begin = a.rowOffsets[v], end = a.rowOffsets[v + 1];
+    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) a.pieces[first + p] = make_int2(begin + p * kPieceEdges, min(begin + (p + 1) * kPieceEdges, end));
+}
+// Every search starts with -1 in dist, no visited bit but the source's, zero counters, and the source (with its pieces)
+// as level 0.
+__device__ void resetSearch(const BfsArrays& a, int source, long long thread, long long threads) {
+    const int sourcePieces = piecesOf(a, source);
+    for (long long v = thread; v < a.capacity; v += threads) a.dist[v] = (v == source) ? 0 : -1;
+    for (long long i = thread; i < (a.capacity + 31) / 32; i += threads) a.visited[i] = i == source / 32 ? 1u << (source % 32) : 0u;
+    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads) a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
+    if (thread == 0) a.queue[0] = source, writePieces(a, source, 0, sourcePieces);
+}
+// `count` slots of a counter for each calling lane: the lanes of a warp that arrive together share one atomicAdd, and a
+// scan of their counts (their ranks, when all are one) gives each its offset.
+__device__ unsigned int appendSlots(unsigned int* counter, unsigned int count) {
+    cg::coalesced_group arrived = cg::coalesced_threads();
+    const unsigned int offset = arrived.all(count == 1u) ? arrived.thread_rank() : cg::exclusive_scan(arrived, count);
+    const unsigned int last = arrived.size() - 1;
+    unsigned int base = 0u;
+    if (arrived.thread_rank() == last) base = atomicAdd(counter, offset + count);
+    return arrived.shfl(base, last) + offset;
+}
+// A block's outbox: its claims wait in shared memory and reach the queue with one atomicAdd per block (flushOutbox),
+// not one per warp on the level's single counter. A claim that finds the outbox full appends by itself.
+typedef struct { int vertex[kOutboxSlots]; unsigned int count, flushed, base; } Outbox;
+// A lane's claims from one walk (bit j of `won`: it took v[j]): the heavy ones' pieces with one reservation, the queue
+// slots with one more, through the block's outbox while it has room. One per lane and walk, not one per claim.
+template <int kCount>
+__device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const int (&v)[kCount], unsigned int won, Outbox* outbox) {
+    unsigned int total = 0u, spilled = 0u, room = appendSlots(&outbox->count, __popc(won));
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) total += won >> j & 1u ? piecesOf(a, v[j]) : 0;
+    if (total > 0) {  // rare: a heavy vertex claimed
+        long long first = (long long)w.pieceStart + w.pieceSize + appendSlots(&a.counts[2 * w.level + 3], total);
+        for (int j = 0, pieces; j < kCount; ++j) if ((pieces = won >> j & 1u ? piecesOf(a, v[j]) : 0) > 0) writePieces(a, v[j], first, pieces), first += pieces;
+    }
+#pragma unroll
+    for (int j = 0; j < kCount; ++j)  // a full outbox: straight to the queue
+        if (won >> j & 1u) room < kOutboxSlots ? (void)(outbox->vertex[room++] = v[j]) : (void)(spilled |= 1u << j);
+    if (spilled == 0u) return;
+    long long slot = (long long)w.start + w.size + appendSlots(&a.counts[2 * (w.level + 1)], __popc(spilled));
+    for (int j = 0; j < kCount; slot += spilled >> j & 1u, ++j)
+        if (spilled >> j & 1u && slot < a.capacity) a.queue[slot] = v[j];  // beyond capacity only if a duplicate got in
+}
+// kCount edges per lane (edge[j] < 0: none), loads first: every neighbour, every visited word, then every claim, so a
+// lane has kCount loads and atomics in flight. The filter read is cheap and most edges lead to a vertex already
+// reached. The claim is an atomicOr: of all racers for v, exactly one gets its bit back clear (a plain store would let
+// each append v: dist perfect, a frontier holding v twice).
+template <int kCount>
+__device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount], Outbox* outbox) {
+    int v[kCount];
+    unsigned int word[kCount], won = 0u;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 ? loadNeighbour(a, edge[j]) : -1;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) word[j] = v[j] >= 0 ? loadVisited(a, v[j]) : 0u;
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) {
+        const bool fresh = v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u);
+        word[j] = fresh ? atomicOr(&a.visited[v[j] / 32], 1u << (v[j] % 32)) : ~0u;
+    }
+#pragma unroll
+    for (int j = 0; j < kCount; ++j) {  // the bit came back clear: v[j] is this lane's
+        if (v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u)) won |= 1u << j, a.dist[v[j]] = w.level + 1;
+    }
+    if (won != 0u) enqueueClaims(a, w, v, won, outbox);
+}
+// Every thread calls it: the outbox reaches the queue, one atomicAdd a block; its first barrier also ends the chunk.
+__device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* outbox) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        outbox->flushed = min(outbox->count, (unsigned int)kOutboxSlots), outbox->count = 0u;
+        outbox->base = outbox->flushed > 0 ? atomicAdd(&a.counts[2 * (w.level + 1)], outbox->flushed) : 0u;
+    }
+    __syncthreads();
+    for (unsigned int j = threadIdx.x; j < outbox->flushed; j += blockDim.x)
+        if ((long long)w.start + w.size + outbox->base + j < a.capacity) a.queue[w.start + w.size + outbox->base + j] = outbox->vertex[j];
+}
+// Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges edges when claimed; every
+// warp of the grid takes pieces in turn, so 400 warps walk a hub of 100,000 edges. Light ones: a block takes blockDim.x,
+// scans their degrees and deals edge k to thread k % blockDim.x (a binary search finds its owner), kLightEdges at a
+// time. Every thread of the block must call it.
+__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals, Outbox* outbox) {
+    const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
+    const int lane = threadIdx.x % kWarpSize;
+    for (long long p = thread / kWarpSize; p < w.pieceSize; p += warps) {
+        const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
+        int edge[kPieceEdges / kWarpSize];
+#pragma unroll
+        for (int j = 0; j < kPieceEdges / kWarpSize; ++j) edge[j] = piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
+        walkEdges(a, w, edge, outbox);
+    }
+    flushOutbox(a, w, outbox);
+    for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size; chunk += (long long)gridDim.x * blockDim.x) {
+        const long long i = chunk + threadIdx.x;
+        int degree = 0, begin = 0;
+        if (i < w.size) {
+            const int u = loadState(&a.queue[w.start + i]);
+            begin = a.rowOffsets[u];
+            degree = a.rowOffsets[u + 1] - begin;
+            if (degree >= a.heavyDegree) degree = 0;  // its pieces are walked above
+        }
+        const int edges = blockExclusiveScan(degree, scan, warpTotals);
+        owners[threadIdx.x] = begin;
+        __syncthreads();
+        const int vertices = (int)(w.size - chunk < blockDim.x ? w.size - chunk : blockDim.x);
+        for (int first = 0; first < edges; first += kLightEdges * blockDim.x) {
+            int edge[kLightEdges];
+#pragma unroll
+            for (int j = 0; j < kLightEdges; ++j) {
+                const int k = first + j * blockDim.x + threadIdx.x;
+                int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
+                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2) scan[mid] <= k ? low = mid : high = mid - 1;
+                edge[j] = k < edges ? owners[low] + (k - scan[low]) : -1;
+            }
+            walkEdges(a, w, edge, outbox);
+        }
+        flushOutbox(a, w, outbox);  // its barrier: scan and owners are rewritten by the next chunk
+    }
+}
+// The device loop reads a level's counters after the barrier that ends the level before: every append is done.
+__device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
+    LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
+    const unsigned int size = loadState(&a.counts[2 * next.level]), pieces = loadState(&a.counts[2 * next.level + 1]);
+    // A duplicate append could push a count past the end; read no further.
+    const unsigned int room = (unsigned int)(a.capacity - next.start), pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
+    next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
+    return next;
+}
+// Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at once, grid.sync() the
+// level barrier: it scales to graphs one block cannot carry, and its barrier gathers every SM.
+// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x <= co-resident blocks.
+__global__ void __launch_bounds__(kThreadsPerBlock, kSearchBlocksPerSm)
+bfsGridLoop(BfsArrays a, int source) {
+    __shared__ int scan[kThreadsPerBlock], owners[kThreadsPerBlock], warpTotals[kWarpSize];
+    __shared__ Outbox outbox;
+    cg::grid_group grid = cg::this_grid();
+    resetSearch(a, source, grid.thread_rank(), grid.size());
+    if (threadIdx.x == 0) outbox.count = 0u;
+    grid.sync();
+    LevelWindow w = {0, 0, 1, 0, (int)loadState(&a.counts[1])};  // level 0: the source, with its pieces
+    while (w.size > 0) {
+        expandBalanced(a, w, scan, owners, warpTotals, &outbox);
+        grid.sync();  // level barrier across every SM
+        w = nextWindow(a, w);
+    }
+}
+
+// ---------------------------------------------------------------- DB-BFS
+// Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
+// distance and its bit in the next frontier, appends it to the next queue, and counts its edges.
+__device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount, unsigned int* nextFrontier,
+                        unsigned long long* edges) {
+    const unsigned int bit = 1u << (u % 32);
+    if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit)) return;
+    b.dist[u] = level + 1;
+    atomicOr(&nextFrontier[u / 32], bit);
+    nextQueue[appendSlots(nextCount, 1u)] = u;
+    *edges += b.degreeOffsets[u + 1] - b.degreeOffsets[u];
+}
+// Push task q of a scanned chunk of the frontier: a column's run in one block, or kSidePiece
+// entries of its side column; each row reached is claimed.
+__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, int* nextQueue, unsigned int* nextCount,
+                            unsigned int* nextFrontier, unsigned long long* edges) {
+    const DbView& v = b.v;
+    const int o = taskOwner(s, q), local = q - s.scan[o];
+    if (local < s.blocks[o]) {
+        int blockRow;
+        const int2 run = columnRun(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
+        for (int e = run.x; e < run.y; ++e) dbClaim(b, blockRow * kBlockDim + (v.entryIndex[e] >> 4), level, nextQueue, nextCount, nextFrontier, edges);
+        return;
+    }
+    const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, end = min(begin + kSidePiece, s.sideEnd[o]);
+    int row[kSidePiece];
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
+        if (begin + u < end) dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
+}
+// A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB push.
+// A frontier of at most one chunk (a level after the root, where a hub may hold most of the
+// edges) is scanned by every block alike, and each takes every gridDim.x-th task of it: the whole
+// grid walks the hub, not one block.
+__device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue, unsigned int* nextCount,
+                             unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
+    if (size <= kThreads) {
+        const bool mine = threadIdx.x < size;
+        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
+        for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total; q += (long long)gridDim.x * kThreads)
+            bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
+        __syncthreads();
+        return;
+    }
+    const int chunk = chunkFor(size);
+    for (long long c0 = blockIdx.x * (long long)chunk; c0 < size; c0 += (long long)gridDim.x * chunk) {
+        const long long i = c0 + threadIdx.x;
+        const bool mine = i < size && threadIdx.x < chunk;
+        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
+        for (int q = threadIdx.x; q < total; q += kThreads) bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
+        __syncthreads();
+    }
+}
+// A pull level: a warp an item of a block row that still has unvisited vertices; its entries stream
+// past as in DB pull, each testing its column's frontier bit; a row that has found its parent
+// loads no more of its side entries, and the item stops once every unvisited row of the 16 has.
+// Then the rows found are claimed.
+__device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const unsigned int* frontier, int* nextQueue,
+                            unsigned int* nextCount, unsigned int* nextFrontier, unsigned long long* edges) {
+    const DbView& v = b.v;
+    const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
+    const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
+    const unsigned int done = (__ldcg(&b.visited[r0 / 32]) >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
+    if (done == 0xffffu) return;
+    unsigned int found = 0;
+    const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
+    const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
+    int pos = it.begin;
+    for (int wb = b0; pos < stop && (found | done) != 0xffffu; wb += kWarpSize) {
+        const int myStart = wb + lane < b1 ? v.blockStart[wb + lane] - e0 : INT_MAX;
+        const int myCol = wb + lane < b1 ? v.blockCol[wb + lane] : 0;
+        const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
+        const int limit = windowEnd < stop ? windowEnd : stop;
+        if (pos >= limit) continue;
+        for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
+            int index[kBfsPullUnroll];
+#pragma unroll
+            for (int u = 0; u < kBfsPullUnroll; ++u) index[u] = pos + u * kWarpSize + lane < limit ? v.entryIndex[e0 + pos + u * kWarpSize + lane] : 0;
+#pragma unroll
+            for (int u = 0; u < kBfsPullUnroll; ++u) {
+                const int e = pos + u * kWarpSize + lane;
+                const int col = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize)) * kBlockDim + (index[u] & 15);
+                const bool hit = e < limit && (__ldcg(&frontier[col / 32]) >> (col % 32) & 1u);
+                found |= __reduce_or_sync(kFullMask, hit ? 1u << (index[u] >> 4) : 0u);
+            }
+        }
+        pos = limit;
+    }
+    const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
+        int col[kBfsPullUnroll];  // a row that has found its parent reads no more of its entries
+#pragma unroll
+        for (int u = 0; u < kBfsPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
+            col[u] = p < it.end && !((found | done) >> r & 1u) ? v.sideCol[s0 + p - blocked] : -1;
+        }
+#pragma unroll
+        for (int u = 0; u < kBfsPullUnroll; ++u) {
+            const int r = ownerLane(myRowStart, s0 + pos + u * kWarpSize + lane - blocked, kBlockDim);
+            const bool hit = col[u] >= 0 && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
+            found |= __reduce_or_sync(kFullMask, hit ? 1u << r : 0u);
+        }
+    }
+    if (lane < rowsHere && (found & ~done) >> lane & 1u) dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
+}
+// snippet: db-bfs
+// The whole search, one cooperative launch. Level L's frontier is queue half L % 2 and bitmap
+// L % 3; the bitmap and counters of L + 2 are cleared while L runs, so no level waits for a clear.
+// Every block takes the same direction: it reads the same counters after the same grid.sync().
+// Auto is Beamer's rule on the counted frontier edges and vertices. Vertices without an edge start
+// visited (no search reaches them), so a block row of them never keeps pull from stopping early.
+// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
+__global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm) dbBfs(DbBfs b, int source, int mode) {
+    __shared__ PushShared pushShared;
+    __shared__ unsigned long long blockEdges;
+    cg::grid_group grid = cg::this_grid();
+    const long long t = grid.thread_rank(), threads = grid.size();
+    for (long long i = t; i < b.n; i += threads) b.dist[i] = i == source ? 0 : -1;
+    for (long long w = t; w < b.words; w += threads) {
+        unsigned int isolated = 0;
+        for (int k = 0; k < 32 && w * 32 + k < b.n; ++k)
+            isolated |= (b.degreeOffsets[w * 32 + k + 1] == b.degreeOffsets[w * 32 + k] ? 1u : 0u) << k;
+        if (w * 32 + 32 > b.n) isolated |= ~0u << (b.n - w * 32);
+        const unsigned int sourceBit = w == source / 32 ? 1u << (source % 32) : 0u;
+        b.visited[w] = isolated | sourceBit, b.frontier[w] = sourceBit, b.frontier[b.words + w] = 0u, b.frontier[2 * b.words + w] = 0u;
+    }
+    if (t == 0) {
+        b.queue[0] = source, b.counts[0] = 1u, b.counts[1] = b.counts[2] = 0u;
+        b.edges[0] = (unsigned long long)(b.degreeOffsets[source + 1] - b.degreeOffsets[source]), b.edges[1] = b.edges[2] = 0ull;
+    }
+    grid.sync(); bool pull = mode == kPullOnly;
+    long long explored = 0;
+    for (int level = 0;; ++level) {
+        const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
+        const int size = (int)__ldcg(&b.counts[now]);
+        if (size == 0) break;
+        const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
+        if (mode == kAutoRule) pull = pull ? (long long)size * kBeamerBeta >= b.n : frontierEdges * kBeamerAlpha > b.entries - explored;
+        explored += frontierEdges;
+        for (long long w = t; w < b.words; w += threads) b.frontier[later * b.words + w] = 0u;
+        if (t == 0) b.counts[later] = 0u, b.edges[later] = 0ull;
+        if (threadIdx.x == 0) blockEdges = 0ull;
+        __syncthreads(); unsigned long long edges = 0;
+        int* nextQueue = b.queue + (size_t)(level + 1) % 2 * b.n;
+        unsigned int* nextFrontier = b.frontier + (size_t)next * b.words;
+        if (pull) {
+            for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize; i < b.v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
+                bfsPullItem(b, b.v.items[i], level, b.frontier + (size_t)now * b.words, nextQueue, &b.counts[next], nextFrontier, &edges);
+        } else {
+            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue, &b.counts[next], nextFrontier, &edges, pushShared);
+        }
+        if (edges) atomicAdd(&blockEdges, edges);
+        __syncthreads();
+        if (threadIdx.x == 0 && blockEdges) atomicAdd(&b.edges[next], blockEdges);
+        grid.sync();
+    }
+}
+// end snippet
+
+// ---------------------------------------------------------------- the DB format, built on the host
+static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
+    m->rows = rows, m->cols = cols, m->nnz = nnz;
+    m->offsets = (int*)calloc((size_t)rows + 1, sizeof(int));
+    m->index = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
+    m->value = values ? (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float)) : NULL;
+    return m->offsets && m->index && (m->value || !values);
+}
+static int compareInts(const void* a, const void* b) { const int x = *(const int*)a, y = *(const int*)b; return (x > y) - (x < y); }
+// The transpose, by counting sort: the CSC of a, which push walks.
+static bool transpose(const Csr* a, Csr* t) {
+    if (!allocCsr(t, a->cols, a->rows, a->nnz, a->value != NULL)) return false;
+    for (long long k = 0; k < a->nnz; ++k) ++t->offsets[a->index[k] + 1];
+    for (int c = 0; c < a->cols; ++c) t->offsets[c + 1] += t->offsets[c];
+    int* next = (int*)malloc(((size_t)a->cols + 1) * sizeof(int));
+    if (!next) return false;
+    memcpy(next, t->offsets, ((size_t)a->cols + 1) * sizeof(int));
+    for (int r = 0; r < a->rows; ++r) {
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            const int slot = next[a->index[k]]++;
+            t->index[slot] = r;
+            if (a->value) t->value[slot] = a->value[k];
+        }
+    }
+    free(next);
+    return true;
+}
+// One block row of a: counts per block column, which blocks stay blocked, and (when fill) the
+// entries placed: blocked ones column-major in their block (push reads one column's run), side
+// ones in row order. cnt and slot are blockCols long and left as found (zero and unset); scratch
+// holds 16 counters per block of the row. Returns false when out of memory.
+static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s) {
+    const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < a->rows ? r0 + kBlockDim : a->rows;
+    int touched = 0, blocked = 0;
+    for (int r = r0; r < r1; ++r)
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            const int J = a->index[k] / kBlockDim;
+            if (s->cnt[J]++ == 0) s->touched[touched++] = J;
+        }
+    // Only the blocked blocks need their columns in order: they are few where the touched are many.
+    int kept = 0;
+    for (int t = 0; t < touched; ++t) {
+        const int J = s->touched[t]; s->slot[J] = -1;
+        if (s->cnt[J] > kSideMaxNnz) s->touched[t] = s->touched[kept], s->touched[kept++] = J;
+    }
+    qsort(s->touched, (size_t)kept, sizeof(int), compareInts);
+    for (int t = 0; t < kept; ++t) s->slot[s->touched[t]] = blocked++;
+    if ((long long)blocked * kBlockDim > s->scratchCap) {
+        free(s->scratch);
+        s->scratchCap = (long long)blocked * kBlockDim * 2;
+        if (!(s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int)))) return false;
+    }
+    const int firstBlock = f->blocks;
+    const long long firstEntry = f->blockedNnz;
+    if (fill) {
+        memset(s->scratch, 0, (size_t)blocked * kBlockDim * sizeof(int));
+        for (int r = r0; r < r1; ++r)
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+                const int slot = s->slot[a->index[k] / kBlockDim];
+                if (slot >= 0) ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
+            }
+        long long e = firstEntry;
+        for (int t = 0, b = 0; t < touched; ++t) {
+            const int J = s->touched[t];
+            if (s->slot[J] < 0) continue;
+            f->blockCol[firstBlock + b] = J, f->blockStart[firstBlock + b] = (int)e;
+            for (int c = 0; c < kBlockDim; ++c) {  // counts become running positions
+                const int count = s->scratch[b * kBlockDim + c];
+                s->scratch[b * kBlockDim + c] = (int)e, e += count;
+            }
+            ++b;
+        }
+        for (int r = r0; r < r1; ++r) {
+            f->sideRowOffsets[r + 1] = f->sideRowOffsets[r];
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+                const int col = a->index[k], slot = s->slot[col / kBlockDim];
+                const float v = a->value ? a->value[k] : 1.0f;
+                if (slot >= 0) {
+                    const int at = s->scratch[slot * kBlockDim + col % kBlockDim]++;
+                    f->entryIndex[at] = (unsigned char)((r - r0) << 4 | col % kBlockDim);
+                    if (f->entryValue) f->entryValue[at] = v;
+                } else {
+                    const int at = f->sideRowOffsets[r + 1]++;
+                    f->sideCol[at] = col;
+                    if (f->sideVal) f->sideVal[at] = v;
+                }
+            }
+        }
+    }
+    for (int t = 0; t < touched; ++t) {
+        const int J = s->touched[t];
+        if (s->slot[J] >= 0) f->blockedNnz += s->cnt[J];
+        else f->sideNnz += s->cnt[J];
+        s->cnt[J] = 0;
+    }
+    f->blocks += blocked, f->sideBlocks += fill ? 0 : touched - blocked;
+    f->rowBlockOffsets[I + 1] = f->blocks;
+    return true;
+}
+// The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
+// their block row, entry start and column table; the side entries' CSC.
+static bool buildPushViews(const Csr* a, Db* f) {
+    for (int b = 0; b < f->blocks; ++b) ++f->colBlockOffsets[f->blockCol[b] + 1];
+    for (int J = 0; J < f->blockCols; ++J) f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
+    int* next = (int*)malloc(((size_t)f->blockCols + 1) * sizeof(int));
+    if (!next) return false;
+    memcpy(next, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
+    for (int I = 0; I < f->blockRows; ++I)
+        for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
+            const int k = next[f->blockCol[b]]++;
+            f->cscBlock[k] = make_int2(I, f->blockStart[b]);
+            unsigned char* table = f->cscColStart + (size_t)k * kBlockDim;
+            const int nnz = f->blockStart[b + 1] - f->blockStart[b];
+            int count[BLOCK_DIM] = {0};
+            for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e) ++count[f->entryIndex[e] & 15];
+            for (int c = 0, start = 0; c < kBlockDim - 1; ++c) start += count[c], table[c] = (unsigned char)start;
+            table[kBlockDim - 1] = (unsigned char)(nnz - 1);
+        }
+    free(next);
+    const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
+    Csr t;
+    const bool ok = transpose(&side, &t);
+    f->sideColOffsets = t.offsets, f->sideRowCsc = t.index, f->sideValCsc = t.value;  // freeDb frees them, made or not
+    return ok;
+}
+// snippet: build-db
+// The DB format of a: two passes over the block rows (count, then place), then the push views.
+static bool buildDb(const Csr* a, Db* f) {
+    memset(f, 0, sizeof(*f));
+    f->rows = a->rows, f->cols = a->cols;
+    f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim, f->blockCols = (a->cols + kBlockDim - 1) / kBlockDim;
+    BuildScratch s = {(int*)calloc((size_t)f->blockCols, sizeof(int)), (int*)malloc((size_t)f->blockCols * sizeof(int)),
+                      (int*)malloc((size_t)f->blockCols * sizeof(int)), NULL, 0};
+    f->rowBlockOffsets = (int*)calloc((size_t)f->blockRows + 1, sizeof(int));
+    bool ok = s.cnt && s.slot && s.touched && f->rowBlockOffsets;
+    for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, false, f, &s);
+    const int blocks = f->blocks;
+    const long long blockedNnz = f->blockedNnz, sideNnz = f->sideNnz;
+    if (ok) {
+        f->blockCol = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
+        f->blockStart = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
+        f->entryIndex = (unsigned char*)malloc((size_t)blockedNnz + 1);
+        f->entryValue = a->value ? (float*)malloc(((size_t)blockedNnz + 1) * sizeof(float)) : NULL;
+        f->colBlockOffsets = (int*)calloc((size_t)f->blockCols + 1, sizeof(int));
+        f->cscBlock = (int2*)malloc(((size_t)blocks + 1) * sizeof(int2));
+        f->cscColStart = (unsigned char*)malloc(((size_t)blocks + 1) * kBlockDim);
+        f->sideRowOffsets = (int*)calloc((size_t)a->rows + 1, sizeof(int));
+        f->sideCol = (int*)malloc(((size_t)sideNnz + 1) * sizeof(int));
+        f->sideVal = a->value ? (float*)malloc(((size_t)sideNnz + 1) * sizeof(float)) : NULL;
+        ok = f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !a->value) && f->colBlockOffsets && f->cscBlock &&
+             f->cscColStart && f->sideRowOffsets && f->sideCol && (f->sideVal || !a->value);
+    }
+    f->blocks = 0, f->blockedNnz = 0, f->sideNnz = 0;  // counted again as they are placed
+    for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, true, f, &s);
+    if (ok) f->blockStart[blocks] = (int)blockedNnz;
+    ok = ok && buildPushViews(a, f);
+    free(s.cnt), free(s.slot), free(s.touched), free(s.scratch);
+    return ok;
+}
+// end snippet
+// Bytes of the format on the device, and of plain CSR plus CSC, for the memory goal.
+static double dbBytes(const Db* f) {
+    const double payload = 5.0 * f->blockedNnz, side = (double)kSideEntryBytes * f->sideNnz;
+    const double views = 4.0 * (f->blockRows + 1) + 4.0 * (f->blockCols + 1) + (double)kBlockViewBytes * f->blocks + 4.0 +
+                         4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
+    return payload + side + views;
+}
+static double csrCscBytes(const Csr* a) { return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz; }
+static int itemEntriesFor(long long nnz, bool small) {
+    const long long e = nnz / kItemsWanted;
+    return small ? kItemEntriesSmall : e < kItemEntriesMin ? kItemEntriesMin : e > kItemEntriesMax ? kItemEntriesMax : (int)e;
+}
+// Pull items: each block row's stream cut into pieces of at most itemEntries entries.
+static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount, int* splitRows, int* splitPieces) {
+    long long count = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1 && !(*items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem)))) return false;
+        count = 0, *splitRows = 0, *splitPieces = 0;
+        for (int I = 0; I < f->blockRows; ++I) {
+            const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
+            const int total = f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]] +
+                              f->sideRowOffsets[r1] - f->sideRowOffsets[r0];
+            const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
+            for (int p = 0; p < pieces; ++p, ++count) {
+                const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
+                const PullItem it = {I, p * itemEntries, end, p, pieces, *splitPieces, pieces > 1 ? *splitRows : -1};
+                if (pass == 1) (*items)[count] = it;
+            }
+            if (pieces > 1) ++*splitRows, *splitPieces += pieces;
+        }
+    }
+    *itemCount = (int)count;
+    return true;
+}
+// Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory system.
+static long long sectors(long long begin, long long end) { return end > begin ? (end - 1) / kSectorBytes - begin / kSectorBytes + 1 : 0; }
+// What DB push reads for x_j != 0, in sector bytes: the two column offsets, per block of its block
+// column the view record (one sector) and the column's run of indices and values, the side column's
+// rows and values.
+static double pushBytesOfColumn(const Db* f, int j) {
+    const int J = j / kBlockDim, c = j % kBlockDim;
+    long long s = 2;
+    for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1]; ++k) {
+        const unsigned char* t = f->cscColStart + (size_t)k * kBlockDim;
+        const int begin = f->cscBlock[k].y + (c == 0 ? 0 : t[c - 1]), end = f->cscBlock[k].y + (c == kBlockDim - 1 ? t[15] + 1 : t[c]);
+        s += 1 + (end > begin ? sectors(begin, end) + sectors(4LL * begin, 4LL * end) : 0);
+    }
+    const int s0 = f->sideColOffsets[j], s1 = f->sideColOffsets[j + 1];
+    s += 2 * sectors(4LL * s0, 4LL * s1);
+    return (double)s * kSectorBytes;
+}
+
+// ---------------------------------------------------------------- the work counts, the CPU reference, the judge
+// The work each path must do for this x, counted on the host: x blocks touched, push segments
+// and products, the sector bytes of DB push and plain push; and what the two rules decide from the
+// exact counts (the device decides from a sample of x, so it may differ near the crossover).
+static void countWork(const Input* in, XCase* xc) {
+    const Db* f = &in->db; const Csr* at = &in->at;
+    xc->activeBlocks = 0, xc->products = 0, xc->segments = 0, xc->sidePieces = 0;
+    xc->pushBytes = 4.0 * (in->a.cols + in->a.rows), xc->plainPushBytes = xc->pushBytes;
+    for (int J = 0; J < f->blockCols; ++J) {
+        bool active = false;
+        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j) {
+            if (xc->x[j] == 0.0f) continue;
+            active = true;
+            xc->products += at->offsets[j + 1] - at->offsets[j];
+            xc->segments += f->colBlockOffsets[J + 1] - f->colBlockOffsets[J];
+            xc->sidePieces += (f->sideColOffsets[j + 1] - f->sideColOffsets[j] + kSidePiece - 1) / kSidePiece;
+            xc->pushBytes += pushBytesOfColumn(f, j);
+            xc->plainPushBytes += (2.0 + 2.0 * sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1])) * kSectorBytes;
+        }
+        xc->activeBlocks += active;
+    }
+    xc->pullBytes = in->pullBytesFull;
+    xc->plainPullBytes = 4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
+    xc->rulePush = kPushByteCost * xc->pushBytes + kAtomicWaitBytes * (double)xc->products * xc->products / (in->a.rows > 0 ? in->a.rows : 1) < xc->pullBytes;
+    xc->paperPush = xc->activeBlocks < kPaperTh3 * f->blockCols;
+}
+// snippet: reference
+// y in double by columns (the push order, so only x's nonzeros cost anything), and per row the
+// error a float path may make. A row sums k products of floats; each product and each addition
+// rounds once at 2^-24 relative to a magnitude that sum |a_ij x_j| bounds, so
+// (k + 2) * 2^-24 * sum |a_ij x_j| covers any summation order (the 2: the product and the store).
+// The floor lets a row whose only right answer is 0 pass at 0; !(err <= tol) makes a NaN fail.
+static bool cpuReference(const Input* in, XCase* xc) {
+    const Csr* at = &in->at; const int rows = in->a.rows;
+    xc->refY = (double*)calloc((size_t)rows, sizeof(double));
+    xc->absSum = (double*)calloc((size_t)rows, sizeof(double));
+    xc->rowProducts = (int*)calloc((size_t)rows, sizeof(int));
+    if (!xc->refY || !xc->absSum || !xc->rowProducts) return false;
+    for (int j = 0; j < in->a.cols; ++j) {
+        if (xc->x[j] == 0.0f) continue;
+        for (int k = at->offsets[j]; k < at->offsets[j + 1]; ++k) {
+            const double p = (double)at->value[k] * xc->x[j];
+            xc->refY[at->index[k]] += p, xc->absSum[at->index[k]] += fabs(p), ++xc->rowProducts[at->index[k]];
+        }
+    }
+    return true;
+}
+static double rowTolerance(int products, double absSum) { return (products + 2) * 0x1p-24 * absSum + 1e-30; }
+static bool rowIsWrong(float got, double want, double tol) { return !(fabs((double)got - want) <= tol); }
+// end snippet
+// One GPU result against the CPU: every row within its tolerance, the sum of y within the sum of
+// the tolerances (a second check that sees a whole-vector fault), the guard floats untouched.
+static bool checkY(const char* variant, const Input* in, const XCase* xc, const float* got, const char* when) {
+    const int rows = in->a.rows;
+    int firstBad = -1, bad = 0;
+    double gotSum = 0.0, wantSum = 0.0, tolSum = 0.0;
+    for (int r = 0; r < rows; ++r) {
+        const double tol = rowTolerance(xc->rowProducts[r], xc->absSum[r]);
+        gotSum += got[r], wantSum += xc->refY[r], tolSum += tol;
+        if (rowIsWrong(got[r], xc->refY[r], tol) && bad++ == 0) firstBad = r;
+    }
+    if (firstBad >= 0)
+        fprintf(stderr, "%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g\n", variant, in->name,
+                kPatternNames[xc->pattern], xc->density, when, bad, rows, firstBad, (double)got[firstBad], xc->refY[firstBad]);
+    const bool sumOk = fabs(gotSum - wantSum) <= tolSum;
+    if (!sumOk && firstBad < 0) fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum, wantSum);
+    int guard = -1;
+    for (int g = 0; g < kGuardFloats && guard < 0; ++g) {
+        uint32_t bits;
+        memcpy(&bits, &got[rows + g], sizeof(bits));
+        if (bits != 0xffffffffu) guard = g;
+    }
+    if (guard >= 0) fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when, rows + guard);
+    return firstBad < 0 && sumOk && guard < 0;
+}
+
+// Direction-optimizing, as the GPU's auto (Beamer's rule): a level whose frontier holds many edges
+// is found bottom-up, each unreached vertex looking for any neighbour in the frontier.
+static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
+    for (int v = 0; v < g->rows; ++v) dist[v] = -1;
+    int head = 0, tail = 0, level = 0;
+    dist[source] = 0, queue[tail++] = source;
+    long long frontierEdges = g->offsets[source + 1] - g->offsets[source], unexplored = g->nnz;
+    while (head < tail) {
+        const int levelEnd = tail;
+        const bool bottomUp = frontierEdges * kBeamerAlpha > unexplored;
+        unexplored -= frontierEdges, frontierEdges = 0;
+        if (bottomUp) {
+            for (int v = 0; v < g->rows; ++v) {
+                if (dist[v] >= 0) continue;
+                for (int k = g->offsets[v]; k < g->offsets[v + 1]; ++k)
+                    if (dist[g->index[k]] == level) { dist[v] = level + 1, queue[tail++] = v; break; }
+            }
+        } else {
+            for (int h = head; h < levelEnd; ++h)
+                for (int k = g->offsets[queue[h]]; k < g->offsets[queue[h] + 1]; ++k)
+                    if (dist[g->index[k]] < 0) dist[g->index[k]] = level + 1, queue[tail++] = g->index[k];
+        }
+        head = levelEnd;
+        for (int i = levelEnd; i < tail; ++i) frontierEdges += g->offsets[queue[i] + 1] - g->offsets[queue[i]];
+        if (tail > levelEnd) ++level;
+    }
+    return level + 1;
+}
+
+// ---------------------------------------------------------------- timing
+// snippet: time-ms
+// Day 37's timing: `runs` calls captured on `stream` as one CUDA graph and replayed, after warm-up
+// (lazy loading makes each kernel's first launch load it) and one untimed replay. With graph
+// false the same calls are launched one by one from the host, as a caller without a graph does
+// (DB stream) and as the BFS searches are (long enough to be timed so).
+static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream_t stream, int runs, bool graph) {
+    cudaGraph_t captured; cudaGraphExec_t exec;
+    cudaEvent_t start, stop; float ms = 0.0f;
+    for (int i = 0; i < (runs < kTimedRuns ? 1 : kWarmupRuns); ++i) launch(ctx);  // --small: one
+    if (graph) {
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < runs; ++i) launch(ctx);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &captured));
+        CUDA_CHECK(cudaGraphInstantiate(&exec, captured, 0));
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    }
+    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    if (graph) CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    for (int i = 0; i < runs && !graph; ++i) launch(ctx);
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
+    if (graph) { CUDA_CHECK(cudaGraphExecDestroy(exec)); CUDA_CHECK(cudaGraphDestroy(captured)); }
+    return ms / runs;
+}
+// end snippet
+
+// ---------------------------------------------------------------- the GPU side of an input
+static int meanLanes(const Csr* a) {  // day 37's rule: the power of two from 2 to 32 that covers the mean row
+    int lanes = 2;
+    while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1)) lanes *= 2;
+    return lanes;
+}
+static void* toDevice(const void* host, size_t bytes) {
+    void* d = NULL;
+    CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
+    if (host && bytes > 0) CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+static void* dbArray(GpuInput* g, const void* host, size_t bytes) { return g->dbArrays[g->dbArrayCount++] = toDevice(host, bytes); }
+// The DB format's arrays on the device, and the rule's byte counts in the view.
+static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows, int splitPieces, GpuInput* g) {
+    DbView* v = &g->view; memset(v, 0, sizeof(*v));
+    v->rows = f->rows, v->cols = f->cols, v->blockRows = f->blockRows, v->blockCols = f->blockCols, v->itemCount = itemCount;
+    v->rowBlockOffsets = (const int*)dbArray(g, f->rowBlockOffsets, ((size_t)f->blockRows + 1) * sizeof(int));
+    v->blockCol = (const int*)dbArray(g, f->blockCol, (size_t)f->blocks * sizeof(int));
+    v->blockStart = (const int*)dbArray(g, f->blockStart, ((size_t)f->blocks + 1) * sizeof(int));
+    v->entryIndex = (const unsigned char*)dbArray(g, f->entryIndex, (size_t)f->blockedNnz);
+    v->entryValue = f->entryValue ? (const float*)dbArray(g, f->entryValue, (size_t)f->blockedNnz * sizeof(float)) : NULL;
+    v->colBlockOffsets = (const int*)dbArray(g, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
+    uint4* record = (uint4*)malloc(((size_t)f->blocks * 2 + 1) * sizeof(uint4));  // one 32-byte sector a block
+    if (!record) { fprintf(stderr, "out of host memory\n"); exit(EXIT_FAILURE); }
+    for (int k = 0; k < f->blocks; ++k) {
+        record[2 * k] = make_uint4((unsigned)f->cscBlock[k].x, (unsigned)f->cscBlock[k].y, 0u, 0u);
+        memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
+    }
+    v->pushView = (const uint4*)dbArray(g, record, (size_t)f->blocks * 2 * sizeof(uint4));
+    free(record);
+    v->sideRowOffsets = (const int*)dbArray(g, f->sideRowOffsets, ((size_t)f->rows + 1) * sizeof(int));
+    v->sideCol = (const int*)dbArray(g, f->sideCol, (size_t)f->sideNnz * sizeof(int));
+    v->sideVal = f->sideVal ? (const float*)dbArray(g, f->sideVal, (size_t)f->sideNnz * sizeof(float)) : NULL;
+    v->sideColOffsets = (const int*)dbArray(g, f->sideColOffsets, ((size_t)f->cols + 1) * sizeof(int));
+    v->sideRowCsc = (const int*)dbArray(g, f->sideRowCsc, (size_t)f->sideNnz * sizeof(int));
+    v->sideValCsc = f->sideValCsc ? (const float*)dbArray(g, f->sideValCsc, (size_t)f->sideNnz * sizeof(float)) : NULL;
+    v->items = (const PullItem*)dbArray(g, items, (size_t)itemCount * sizeof(PullItem));
+    v->partials = (float*)dbArray(g, NULL, (size_t)splitPieces * kBlockDim * sizeof(float));
+    v->arrivals = (unsigned int*)dbArray(g, NULL, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int));
+    v->barrier = (unsigned long long*)dbArray(g, NULL, sizeof(unsigned long long));
+    v->decision = (int*)dbArray(g, NULL, sizeof(int));
+    CUDA_CHECK(cudaMemset(v->arrivals, 0, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int)));
+    CUDA_CHECK(cudaMemset(v->barrier, 0, sizeof(unsigned long long)));
+}
+// A BSR copy of every nonzero block (side ones too), 1 KiB each, row-major inside: cuSPARSE's.
+static void uploadBsr(const Input* in, GpuInput* g) {
+    const Csr* a = &in->a;
+    const int blockRows = in->db.blockRows, blockCols = in->db.blockCols;
+    int* offsets = (int*)calloc((size_t)blockRows + 1, sizeof(int));
+    int* mark = (int*)calloc((size_t)blockCols, sizeof(int));
+    int *pos = (int*)malloc((size_t)blockCols * sizeof(int)), *list = (int*)malloc((size_t)blockCols * sizeof(int));
+    if (!offsets || !mark || !pos || !list) { fprintf(stderr, "out of host memory for BSR\n"); exit(EXIT_FAILURE); }
+    for (int I = 0; I < blockRows; ++I) {
+        offsets[I + 1] = offsets[I];
+        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
+                if (mark[a->index[k] / kBlockDim] != I + 1) mark[a->index[k] / kBlockDim] = I + 1, ++offsets[I + 1];
+    }
+    const int blocks = offsets[blockRows];
+    int* cols = (int*)malloc((size_t)blocks * sizeof(int));
+    float* values = (float*)calloc((size_t)blocks * kBlockDim * kBlockDim, sizeof(float));
+    if (!cols || !values) { fprintf(stderr, "out of host memory for BSR\n"); exit(EXIT_FAILURE); }
+    memset(mark, 0, (size_t)blockCols * sizeof(int));
+    for (int I = 0; I < blockRows; ++I) {
+        int n = 0;
+        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
+                if (mark[a->index[k] / kBlockDim] != I + 1) mark[a->index[k] / kBlockDim] = I + 1, list[n++] = a->index[k] / kBlockDim;
+        qsort(list, (size_t)n, sizeof(int), compareInts);
+        for (int t = 0; t < n; ++t) pos[list[t]] = offsets[I] + t, cols[offsets[I] + t] = list[t];
+        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
+                values[((size_t)pos[a->index[k] / kBlockDim] * kBlockDim + r % kBlockDim) * kBlockDim + a->index[k] % kBlockDim] = a->value[k];
+    }
+    g->bsrBlockRows = blockRows, g->bsrBlocks = blocks;
+    g->bsrOffsets = (int*)toDevice(offsets, ((size_t)blockRows + 1) * sizeof(int));
+    g->bsrCols = (int*)toDevice(cols, (size_t)blocks * sizeof(int));
+    g->bsrValues = (float*)toDevice(values, (size_t)blocks * kBlockDim * kBlockDim * sizeof(float));
+    free(offsets), free(mark), free(pos), free(list), free(cols), free(values);
+    CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
+    CUSPARSE_CHECK(cusparseSetMatType(g->bsr, CUSPARSE_MATRIX_TYPE_GENERAL));
+    CUSPARSE_CHECK(cusparseSetMatIndexBase(g->bsr, CUSPARSE_INDEX_BASE_ZERO));
+}
+static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
+// Everything of an input on the GPU: CSR and CSC, the DB format, x and y, cuSPARSE's CSR (with
+// its preprocess, outside every timed window, as day 37) and, where it fits, its BSR.
+static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g) {
+    const Csr *a = &in->a, *at = &in->at;
+    const Db* f = &in->db;
+    g->rows = a->rows, g->cols = a->cols, g->lanes = meanLanes(a);
+    g->csrOffsets = (int*)toDevice(a->offsets, ((size_t)a->rows + 1) * sizeof(int));
+    g->csrIndex = (int*)toDevice(a->index, (size_t)a->nnz * sizeof(int));
+    g->csrValue = (float*)toDevice(a->value, (size_t)a->nnz * sizeof(float));
+    g->cscOffsets = (int*)toDevice(at->offsets, ((size_t)at->rows + 1) * sizeof(int));
+    g->cscIndex = (int*)toDevice(at->index, (size_t)at->nnz * sizeof(int));
+    g->cscValue = (float*)toDevice(at->value, (size_t)at->nnz * sizeof(float));
+    g->x = (float*)toDevice(NULL, (size_t)f->blockCols * kBlockDim * sizeof(float));
+    g->y = (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
+    CUDA_CHECK(cudaMemset(g->x, 0, (size_t)f->blockCols * kBlockDim * sizeof(float)));
+    uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, g);
+    g->view.pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
+    g->view.pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
+    g->view.pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / (a->rows > 0 ? a->rows : 1));  // products: share * nnz
+    g->view.pullBytes = (float)in->pullBytesFull;
+    int perSm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
+    g->grid = small ? kSmallGridCtas : perSm * sms;
+    size_t bufferBytes = 0;
+    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex, g->csrValue, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec,
+                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
+    g->spmvBuffer = toDevice(NULL, bufferBytes);
+    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec,
+                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
+    if (bsr) uploadBsr(in, g);
+    if (in->dense) g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
+}
+static void freeGpu(GpuInput* g) {
+    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y, g->spmvBuffer,
+                   g->bsrOffsets, g->bsrCols, g->bsrValues, g->dense};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
+    for (int i = 0; i < g->dbArrayCount; ++i) CUDA_CHECK(cudaFree(g->dbArrays[i]));
+    CUSPARSE_CHECK(cusparseDestroySpMat(g->csr));
+    CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec)); CUSPARSE_CHECK(cusparseDestroyDnVec(g->yVec));
+    if (g->bsrValues) CUSPARSE_CHECK(cusparseDestroyMatDescr(g->bsr));
+}
+// One call of one variant on the current x; every one writes all of y, inside the call.
+static void launchCall(const void* ctx) {
+    const Call* c = (const Call*)ctx;
+    const GpuInput* g = c->g; const int v = c->variant;
+    if (v == kCusparseCsr) {
+        CUSPARSE_CHECK(cusparseSpMV(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                    CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
+    } else if (v == kCusparseBsr) {
+        CUSPARSE_CHECK(cusparseSbsrmv(g->sparse, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, g->bsrBlockRows, g->view.blockCols,
+                                      g->bsrBlocks, &kAlpha, g->bsr, g->bsrValues, g->bsrOffsets, g->bsrCols, kBlockDim, g->x, &kBeta, g->y));
+    } else if (v == kCublasGemv) {  // W row-major is W^T column-major: y = (W^T)^T x
+        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols, g->x, 1, &kBeta, g->y, 1));
+    } else if (v == kPlainPull) {
+        typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
+        const PullKernel k = g->lanes == 2 ? plainCsrPull<2> : g->lanes == 4 ? plainCsrPull<4> : g->lanes == 8 ? plainCsrPull<8>
+                           : g->lanes == 16 ? plainCsrPull<16> : plainCsrPull<32>;
+        const long long blocks = ((long long)g->rows * g->lanes + kThreads - 1) / kThreads;
+        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->rows, g->csrOffsets, g->csrIndex, g->csrValue, g->x, g->y);
+        CUDA_CHECK(cudaGetLastError());
+    } else if (v == kPlainPush) {
+        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
+        const long long blocks = ((long long)g->cols + kThreads - 1) / kThreads;
+        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->cols, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y);
+        CUDA_CHECK(cudaGetLastError());
+    } else {
+        const int mode = v == kDbMeta ? kMetaOnly : v == kDbPull ? kPullOnly : v == kDbPush ? kPushOnly : kAutoRule;
+        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->view, g->x, g->y, mode);
+        CUDA_CHECK(cudaGetLastError());
+    }
+}
+// One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
+// timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
+// times[v] is 0 for a variant not run or failed; decision gets DB auto's (1: push).
+static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small, double* times, int* decision) {
+    const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
+    float* hostY = (float*)malloc(yBytes);
+    if (!hostY) { fprintf(stderr, "out of host memory\n"); return 1; }
+    CUDA_CHECK(cudaMemcpy(g->x, xc->x, (size_t)in->a.cols * sizeof(float), cudaMemcpyHostToDevice));
+    int failures = 0;
+    for (int v = 0; v < kVariantCount; ++v) {
+        times[v] = 0.0;
+        if (!enabled[v]) continue;
+        const Call call = {v, g}; bool ok = true;
+        for (int pass = 0; pass < 2 && ok; ++pass) {
+            float ms = 0.0f;
+            CUDA_CHECK(cudaMemset(g->y, 0xff, yBytes));
+            if (pass == 0) launchCall(&call);
+            else ms = timeMs(launchCall, &call, g->stream, small ? kSmallTimedRuns : kTimedRuns, v != kDbAutoStream);
+            CUDA_CHECK(cudaStreamSynchronize(g->stream));
+            CUDA_CHECK(cudaMemcpy(hostY, g->y, yBytes, cudaMemcpyDeviceToHost));
+            // The metadata step alone leaves y zeroed, and BSR writes whole block rows: each is checked for what it writes.
+            if (v == kDbMeta) {
+                for (int r = 0; r < in->a.rows && ok; ++r) ok = hostY[r] == 0.0f;
+                if (!ok) fprintf(stderr, "DB meta on %s: y not zeroed\n", in->name);
+            } else {
+                if (v == kCusparseBsr) memset(hostY + in->a.rows, 0xff, yBytes - (size_t)in->a.rows * sizeof(float));
+                ok = checkY(kVariantNames[v], in, xc, hostY, pass ? " after timing" : "");
+            }
+            if (pass == 1) times[v] = ok && ms > 0.0f ? ms : 0.0;
+        }
+        if (!ok) ++failures;
+        if (v == kDbAuto) CUDA_CHECK(cudaMemcpy(decision, g->view.decision, sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    free(hostY);
+    return failures;
+}
+
+// ---------------------------------------------------------------- part 1 and 3 on the GPU
+static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t, double copyGBs, Results* r) {
+    const double autoMs = t[kDbAuto];
+    if (!(autoMs > 0.0)) return;
+    if (in->kind == kInputDecode) {
+        if (t[kCublasGemv] > 0.0) r->logDecode += log(t[kCublasGemv] / autoMs), ++r->nDecode;
+        return;
+    }
+    const double singles = t[kDbPull] > 0.0 && t[kDbPush] > 0.0 ? fmin(t[kDbPull], t[kDbPush]) : 0.0;
+    if (singles > 0.0) r->minSingle = fmin(r->minSingle, singles / autoMs);
+    if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
+        r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
+    if (t[kCusparseBsr] > 0.0) r->logBsr += log(t[kCusparseBsr] / autoMs), ++r->nBsr;
+    if (in->a.nnz < kLargeNnz) return;
+    const double plain = t[kPlainPull] > 0.0 && t[kPlainPush] > 0.0 ? fmin(t[kPlainPull], t[kPlainPush]) : 0.0;
+    if (plain > 0.0) r->logPlain += log(plain / autoMs), ++r->nPlain, r->minPlain = fmin(r->minPlain, plain / autoMs);
+    const int d = caseIndex % kDensityCount;
+    if (t[kCusparseCsr] > 0.0) r->logCu[d] += log(t[kCusparseCsr] / autoMs), ++r->nCu[d];
+}
+// One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
+static int runInputGpu(const Input* in, int sms, bool small, double copyGBs, cusparseHandle_t sparse, cublasHandle_t blas,
+                       cudaStream_t stream, Results* r) {
+    bool enabled[kVariantCount];
+    const bool decode = in->kind == kInputDecode;
+    for (int v = 0; v < kVariantCount; ++v)
+        enabled[v] = !decode || v == kCublasGemv || v == kPlainPull || v == kPlainPush || v == kDbPull || v == kDbPush || v == kDbAuto;
+    enabled[kCublasGemv] = decode, enabled[kCusparseCsr] = !decode;
+    // BSR stores every nonzero block at 1 KiB; a matrix whose blocks hold one nonzero each would need 1 KiB a nonzero.
+    const bool bsr = !decode && (double)(in->db.blocks + in->db.sideBlocks) * kBlockDim * kBlockDim * sizeof(float) <= kBsrMaxBytes;
+    enabled[kCusparseBsr] = bsr;
+    GpuInput g; memset(&g, 0, sizeof(g));
+    g.sparse = sparse, g.blas = blas, g.stream = stream;
+    setupGpu(in, sms, small, bsr, &g);
+    printf("\nGPU, %s: microseconds a call (graph replay of %d), auto's direction, auto against the faster plain kernel and %s\n", in->name,
+           small ? kSmallTimedRuns : kTimedRuns, decode ? "cuBLAS" : "cuSPARSE");
+    int failures = 0;
+    for (int c = 0; c < in->caseCount; ++c) {
+        const XCase* xc = &in->cases[c];
+        double t[kVariantCount]; int decision = 0;
+        failures += runCase(in, xc, &g, enabled, small, t, &decision);
+        char line[640];
+        int n = snprintf(line, sizeof(line), "~ %s %-9s d=%-6g", in->name, kPatternNames[xc->pattern], xc->density);
+        for (int v = 0; v < kVariantCount; ++v) {
+            if (!enabled[v]) continue;
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %.2f", kVariantNames[v], t[v] * 1e3);
+            if (v == kDbAutoStream && !decode) n += snprintf(line + n, sizeof(line) - (size_t)n, " paper %.2f", t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
+            if (v == kDbAuto) n += snprintf(line + n, sizeof(line) - (size_t)n, " %s", decision ? "push" : "pull");
+        }
+        const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30, t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
+        const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
+        printf("%s | %.2fx, %.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+        collect(in, xc, c, t, copyGBs, r);
+        if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
+            printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n", in->name, t[kDbPull] > 0.0 ? in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 : 0.0,
+                   in->name, t[kPlainPull] > 0.0 ? xc->plainPullBytes / (t[kPlainPull] * 1e-3) / 1e9 : 0.0);
+    }
+    freeGpu(&g);
+    return failures;
+}
+
+// ---------------------------------------------------------------- part 2 on the GPU
+typedef struct { int variant, source, grid38, gridDb; BfsArrays a; DbBfs b; cudaStream_t stream; } BfsCall;
+static void launchBfs(const void* ctx) {
+    BfsCall c = *(const BfsCall*)ctx;
+    if (c.variant == kDay38) {
+        void* args[] = {&c.a, &c.source};
+        CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(c.grid38), dim3(kThreadsPerBlock), args, 0, c.stream));
+        return;
+    }
+    int mode = c.variant == kDbBfsPush ? kPushOnly : c.variant == kDbBfsPull ? kPullOnly : kAutoRule;
+    void* args[] = {&c.b, &c.source, &mode};
+    CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0, c.stream));
+}
+// One graph: both BFS codes on the device, every search judged exactly against the CPU's, then
+// timed call by call (a search is hundreds of microseconds); GTEPS as Graph500's harmonic mean.
+static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t stream, double* gteps) {
+    const Csr* g = &bi->g;
+    const int n = g->rows, words = (n + 31) / 32;
+    PullItem* items = NULL;
+    int itemCount = 0, splitRows = 0, splitPieces = 0;
+    if (!buildItems(&bi->db, itemEntriesFor(g->nnz, small), &items, &itemCount, &splitRows, &splitPieces)) {
+        fprintf(stderr, "out of host memory\n");
+        return 1;
+    }
+    GpuInput holder; memset(&holder, 0, sizeof(holder));
+    uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &holder);
+    free(items); BfsCall c;
+    memset(&c, 0, sizeof(c));
+    c.stream = stream;
+    int* offsets = (int*)toDevice(g->offsets, ((size_t)n + 1) * sizeof(int));
+    int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
+    const int pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
+    c.a = {offsets, cols, (int*)toDevice(NULL, (size_t)n * sizeof(int)), (int*)toDevice(NULL, (size_t)n * sizeof(int)),
+           (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int)), (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int)),
+           (int2*)toDevice(NULL, (size_t)pieceCapacity * sizeof(int2)), n, pieceCapacity, kHeavyDegree};
+    c.b.v = holder.view, c.b.n = n, c.b.words = words, c.b.entries = g->nnz, c.b.degreeOffsets = offsets;
+    c.b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int)), c.b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
+    c.b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
+    c.b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
+    c.b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
+    c.b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
+    int perSm38 = 0, perSmDb = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm38, bfsGridLoop, kThreadsPerBlock, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfs, kThreads, 0));
+    c.grid38 = small ? kSmallGridCtas : perSm38 * sms, c.gridDb = small ? kSmallGridCtas : perSmDb * sms;
+    int* got = (int*)malloc((size_t)n * sizeof(int));
+    int failures = 0; double seconds[kBfsVariants];
+    for (int v = 0; v < kBfsVariants; ++v) {
+        c.variant = v; double inverseTeps = 0.0;
+        seconds[v] = 0.0;
+        bool ok = got != NULL;
+        for (int r = 0; r < bi->roots && ok; ++r) {
+            c.source = bi->root[r]; launchBfs(&c);
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+            CUDA_CHECK(cudaMemcpy(got, v == kDay38 ? c.a.dist : c.b.dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+            for (int u = 0; u < n && ok; ++u)
+                if (got[u] != bi->dist[r][u]) {
+                    fprintf(stderr, "%s on %s, root %d: vertex %d at distance %d, want %d\n", kBfsNames[v], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
+                    ok = false;
+                }
+            const double ms = timeMs(launchBfs, &c, stream, small ? 1 : kBfsTimedRuns, false);
+            seconds[v] += ms * 1e-3 / bi->roots;
+            inverseTeps += ms * 1e-3 / (double)(bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1);
+        }
+        failures += !ok;
+        gteps[v] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
+        printf("~ %s %-32s %9.4f ms a search (mean of %d roots) %8.3f GTEPS (harmonic mean)", bi->name, kBfsNames[v], seconds[v] * 1e3, bi->roots, gteps[v]);
+        printf(v == kDbBfsAuto ? ", %.2fx day 38's\n" : "\n", gteps[kDay38] > 0.0 ? gteps[v] / gteps[kDay38] : 0.0);
+    }
+    free(got);
+    void* all[] = {offsets, cols, c.a.dist, c.a.queue, c.a.visited, c.a.pieces, c.a.counts, c.b.dist, c.b.queue, c.b.visited, c.b.frontier, c.b.counts, c.b.edges};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
+    for (int i = 0; i < holder.dbArrayCount; ++i) CUDA_CHECK(cudaFree(holder.dbArrays[i]));
+    return failures;
+}
+
+// The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus written,
+// launched from the host (a graph's copy node runs slower: day 37's notes). Returns its GB/s.
+static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
+    cudaDeviceProp prop; int driver = 0, runtime = 0;
+    CUDA_CHECK(cudaSetDevice(0)); CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    *sms = prop.multiProcessorCount;
+    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major, prop.minor,
+           prop.multiProcessorCount, driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    void *src = toDevice(NULL, bytes), *dst = toDevice(NULL, bytes);
+    cudaEvent_t start, stop; float ms = 0.0f;
+    CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
+    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < kWarmupRuns + kTimedRuns; ++i) {
+        if (i == kWarmupRuns) CUDA_CHECK(cudaEventRecord(start, stream));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+    }
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(dst)); CUDA_CHECK(cudaFree(src));
+    ms /= kTimedRuns;
+    const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+    printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n", bytes / 1e6, ms, gbs);
+    printf("plotspec: pull | bar | Pull bandwidth at d = 0.1 against the copy ceiling | input | GB/s (bytes each must read)\n");
+    return gbs;
+}
+static double geomean(double logSum, int n) { return n > 0 ? exp(logSum / n) : 0.0; }
+// The headlines: the goals of the lesson, one line each (the README gives each goal's target).
+static void printGoals(const Results* r, bool generated) {
+    if (generated) {
+        printf("headline: db_pull_copy_fraction = %.3f\n", r->pullCopyMin);
+        printf("headline: auto_vs_best_plain_geomean = %.2f\n", geomean(r->logPlain, r->nPlain));
+        printf("headline: auto_vs_best_plain_min = %.2f\n", r->nPlain ? r->minPlain : 0.0);
+        printf("headline: auto_vs_cusparse_d0.01 = %.2f\n", geomean(r->logCu[1], r->nCu[1]));
+        printf("headline: auto_vs_cusparse_d0.0001 = %.2f\n", geomean(r->logCu[3], r->nCu[3]));
+        printf("headline: auto_vs_cusparse_bsr_geomean = %.2f\n", geomean(r->logBsr, r->nBsr));
+    }
+    if (r->minSingle < 1e30) printf("headline: auto_vs_best_single_path_min = %.2f\n", r->minSingle);
+    if (generated) {
+        printf("headline: memory_blocked_max = %.3f\n", r->memBlocked);
+        printf("headline: memory_hypersparse_max = %.3f\n", r->memHyper);
+        printf("headline: dbbfs_vs_day38_best_kron21 = %.2f\n", r->bfsKron);
+        printf("headline: dbbfs_vs_day38_best_mesh = %.2f\n", r->bfsMesh);
+        printf("headline: dbbfs_kron21_gteps = %.2f\n", r->kronGteps);
+        printf("headline: decode_vs_cublas_gemv = %.2f\n", geomean(r->logDecode, r->nDecode));
+    }
+    if (r->bfsAutoMin < 1e30) printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
+}
+// Part 2 on the GPU: every graph, and the BFS headlines.
+static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small, cudaStream_t stream, Results* r) {
+    int failures = 0;
+    for (int i = 0; i < graphCount; ++i) {
+        if (graphs[i].roots == 0) continue;
+        double gteps[kBfsVariants];
+        failures += runBfsGpu(&graphs[i], sms, small, stream, gteps);
+        const double best = fmax(gteps[kDbBfsPush], gteps[kDbBfsPull]);
+        if (best > 0.0) r->bfsAutoMin = fmin(r->bfsAutoMin, gteps[kDbBfsAuto] / best);
+        const double ratio = gteps[kDay38] > 0.0 ? gteps[kDbBfsAuto] / gteps[kDay38] : 0.0;
+        if (i == 0 && strncmp(graphs[i].name, "kron", 4) == 0) r->bfsKron = ratio, r->kronGteps = gteps[kDbBfsAuto];
+        if (strcmp(graphs[i].name, "fe-mesh") == 0) r->bfsMesh = ratio;
+    }
+    if (failures == 0) printf("  every search of every root matches the CPU's distances exactly\n");
+    return failures;
+}
+
+// ---------------------------------------------------------------- plumbing: the reader, generators, loaders, flags
 // ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
 // mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column), duplicates
 // summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets one line on
@@ -441,66 +1930,6 @@ static int mmRead(const char* path, MmMatrix* m) {
 }
 // ---- end common/mmio.h ----
 
-// ---------------------------------------------------------------- data structures
-// A sparse matrix in CSR (rows sorted by column, no duplicates); as CSC it is the transpose's CSR.
-typedef struct {
-    int rows, cols; long long nnz;
-    int *offsets, *index;  // rows + 1; nnz
-    float* value;          // nnz, or NULL for a pattern (the BFS graph)
-} Csr;
-// The DB format on the host. Blocks of >= kSideMaxNnz + 1 nonzeros form the blocked payload; the
-// rest of the entries form the side payload. Pull reads the block-row view and the side CSR; push
-// reads the block-column view and the side CSC. The side CSC keeps the values a second time: an
-// index into the row-ordered values would cost the same 4 bytes and make push gather them.
-typedef struct {
-    int rows, cols, blockRows, blockCols, blocks;
-    long long blockedNnz, sideNnz, sideBlocks;  // sideBlocks: the nonzero blocks whose entries went to the side
-    int *rowBlockOffsets, *blockCol, *blockStart;  // blockRows + 1; blocks; blocks + 1 (entry offsets)
-    unsigned char* entryIndex;                     // blockedNnz: local row << 4 | local column
-    float* entryValue;                             // blockedNnz, column-major inside each block
-    int* colBlockOffsets;                          // blockCols + 1
-    int2* cscBlock;                                // blocks, in block-column order: {block row, entry start}
-    unsigned char* cscColStart;                    // 16 per block in that order: starts of columns 1..15, nnz - 1
-    int *sideRowOffsets, *sideCol;                 // rows + 1; sideNnz
-    float* sideVal;                                // sideNnz, in row order
-    int *sideColOffsets, *sideRowCsc;              // cols + 1; sideNnz
-    float* sideValCsc;                             // sideNnz: the values again, in column order (see buildPushViews)
-} Db;
-// One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first, then
-// side entries). A split block row's pieces leave partial sums; the last to arrive adds them up.
-typedef struct { int blockRow, begin, end, piece, pieces, partialBase, splitId; } PullItem;
-// One x of part 1, with the host's counts of what each path must read.
-typedef struct {
-    int pattern; double density;
-    float* x;                    // cols, zeros included (the device's x)
-    int nonzeros, activeBlocks;  // x entries and x blocks that are not zero
-    long long products, segments, sidePieces;  // products of push; (block, column) segments; side pieces
-    double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
-    bool rulePush, paperPush;    // the host's reading of the two rules (the device samples)
-    double *refY, *absSum;       // rows each, in double
-    int* rowProducts;            // rows: products per row, for the tolerance
-} XCase;
-enum InputKind { kInputFile, kInputMesh, kInputBand, kInputKron, kInputDecode };
-typedef struct {
-    int kind; const char* path;
-    char name[48], description[160];
-    int decodeShape; long long merged;
-    Csr a, at;                 // A and its transpose (CSC)
-    Db db; PullItem* items;
-    int itemCount, splitRows, splitPieces;
-    float* dense;              // decoding only: W row-major with the zeros in place
-    XCase cases[DENSITY_COUNT * 2]; int caseCount;
-    double pushBytesPerX;      // the sector model's push bytes per nonzero x entry (mean over columns)
-    double pullBytesFull;      // DB pull's bytes: payload, views, x, y
-} Input;
-// A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
-typedef struct {
-    char name[48];
-    Csr g; Db db;
-    long long undirectedEdges;
-    int roots, *root, *levels, **dist;  // per root: levels and exact distances
-    long long* componentEdges;          // per root, the Graph500 TEPS numerator
-} BfsInput;
 static void freeCsr(Csr* m) { free(m->offsets); free(m->index); free(m->value); memset(m, 0, sizeof(*m)); }
 static void freeDb(Db* f) {
     void* all[] = {f->rowBlockOffsets, f->blockCol, f->blockStart, f->entryIndex, f->entryValue, f->colBlockOffsets, f->cscBlock,
@@ -540,13 +1969,6 @@ static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
     const uint64_t h = mix64(seed ^ mix64(lo * 0x100000001b3ULL + hi));
     const float magnitude = 0.5f + (float)(h >> 40) * 0x1p-24f;
     return (h & 1) ? -magnitude : magnitude;
-}
-static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
-    m->rows = rows, m->cols = cols, m->nnz = nnz;
-    m->offsets = (int*)calloc((size_t)rows + 1, sizeof(int));
-    m->index = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
-    m->value = values ? (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float)) : NULL;
-    return m->offsets && m->index && (m->value || !values);
 }
 // The mesh: side^3 nodes, kFeUnknowns unknowns each, every node coupled to its 27-point
 // neighbourhood; numbered node by node, so 16 rows see about 5 nodes and the blocks are dense.
@@ -603,7 +2025,6 @@ static bool makeBand(int n, Csr* a) {
     }
     return true;
 }
-static int compareInts(const void* a, const void* b) { const int x = *(const int*)a, y = *(const int*)b; return (x > y) - (x < y); }
 // CSR from (row, column) pairs by two counting sorts, by column and then by row: each row comes
 // out in column order with no comparison sort; repeats and (when dropDiagonal) self-loops are
 // dropped. The pairs are freed inside.
@@ -723,213 +2144,6 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     mmFree(&mm);
     return ok;
 }
-// The transpose, by counting sort: the CSC of a, which push walks.
-static bool transpose(const Csr* a, Csr* t) {
-    if (!allocCsr(t, a->cols, a->rows, a->nnz, a->value != NULL)) return false;
-    for (long long k = 0; k < a->nnz; ++k) ++t->offsets[a->index[k] + 1];
-    for (int c = 0; c < a->cols; ++c) t->offsets[c + 1] += t->offsets[c];
-    int* next = (int*)malloc(((size_t)a->cols + 1) * sizeof(int));
-    if (!next) return false;
-    memcpy(next, t->offsets, ((size_t)a->cols + 1) * sizeof(int));
-    for (int r = 0; r < a->rows; ++r) {
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-            const int slot = next[a->index[k]]++;
-            t->index[slot] = r;
-            if (a->value) t->value[slot] = a->value[k];
-        }
-    }
-    free(next);
-    return true;
-}
-
-// ---------------------------------------------------------------- the DB format, built on the host
-// One block row of a: counts per block column, which blocks stay blocked, and (when fill) the
-// entries placed: blocked ones column-major in their block (push reads one column's run), side
-// ones in row order. cnt and slot are blockCols long and left as found (zero and unset); scratch
-// holds 16 counters per block of the row. Returns false when out of memory.
-typedef struct { int *cnt, *slot, *touched, *scratch; long long scratchCap; } BuildScratch;
-static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s) {
-    const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < a->rows ? r0 + kBlockDim : a->rows;
-    int touched = 0, blocked = 0;
-    for (int r = r0; r < r1; ++r)
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-            const int J = a->index[k] / kBlockDim;
-            if (s->cnt[J]++ == 0) s->touched[touched++] = J;
-        }
-    // Only the blocked blocks need their columns in order: they are few where the touched are many.
-    int kept = 0;
-    for (int t = 0; t < touched; ++t) {
-        const int J = s->touched[t]; s->slot[J] = -1;
-        if (s->cnt[J] > kSideMaxNnz) s->touched[t] = s->touched[kept], s->touched[kept++] = J;
-    }
-    qsort(s->touched, (size_t)kept, sizeof(int), compareInts);
-    for (int t = 0; t < kept; ++t) s->slot[s->touched[t]] = blocked++;
-    if ((long long)blocked * kBlockDim > s->scratchCap) {
-        free(s->scratch);
-        s->scratchCap = (long long)blocked * kBlockDim * 2;
-        if (!(s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int)))) return false;
-    }
-    const int firstBlock = f->blocks;
-    const long long firstEntry = f->blockedNnz;
-    if (fill) {
-        memset(s->scratch, 0, (size_t)blocked * kBlockDim * sizeof(int));
-        for (int r = r0; r < r1; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-                const int slot = s->slot[a->index[k] / kBlockDim];
-                if (slot >= 0) ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
-            }
-        long long e = firstEntry;
-        for (int t = 0, b = 0; t < touched; ++t) {
-            const int J = s->touched[t];
-            if (s->slot[J] < 0) continue;
-            f->blockCol[firstBlock + b] = J, f->blockStart[firstBlock + b] = (int)e;
-            for (int c = 0; c < kBlockDim; ++c) {  // counts become running positions
-                const int count = s->scratch[b * kBlockDim + c];
-                s->scratch[b * kBlockDim + c] = (int)e, e += count;
-            }
-            ++b;
-        }
-        for (int r = r0; r < r1; ++r) {
-            f->sideRowOffsets[r + 1] = f->sideRowOffsets[r];
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-                const int col = a->index[k], slot = s->slot[col / kBlockDim];
-                const float v = a->value ? a->value[k] : 1.0f;
-                if (slot >= 0) {
-                    const int at = s->scratch[slot * kBlockDim + col % kBlockDim]++;
-                    f->entryIndex[at] = (unsigned char)((r - r0) << 4 | col % kBlockDim);
-                    if (f->entryValue) f->entryValue[at] = v;
-                } else {
-                    const int at = f->sideRowOffsets[r + 1]++;
-                    f->sideCol[at] = col;
-                    if (f->sideVal) f->sideVal[at] = v;
-                }
-            }
-        }
-    }
-    for (int t = 0; t < touched; ++t) {
-        const int J = s->touched[t];
-        if (s->slot[J] >= 0) f->blockedNnz += s->cnt[J];
-        else f->sideNnz += s->cnt[J];
-        s->cnt[J] = 0;
-    }
-    f->blocks += blocked, f->sideBlocks += fill ? 0 : touched - blocked;
-    f->rowBlockOffsets[I + 1] = f->blocks;
-    return true;
-}
-// The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
-// their block row, entry start and column table; the side entries' CSC.
-static bool buildPushViews(const Csr* a, Db* f) {
-    for (int b = 0; b < f->blocks; ++b) ++f->colBlockOffsets[f->blockCol[b] + 1];
-    for (int J = 0; J < f->blockCols; ++J) f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
-    int* next = (int*)malloc(((size_t)f->blockCols + 1) * sizeof(int));
-    if (!next) return false;
-    memcpy(next, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
-    for (int I = 0; I < f->blockRows; ++I)
-        for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
-            const int k = next[f->blockCol[b]]++;
-            f->cscBlock[k] = make_int2(I, f->blockStart[b]);
-            unsigned char* table = f->cscColStart + (size_t)k * kBlockDim;
-            const int nnz = f->blockStart[b + 1] - f->blockStart[b];
-            int count[BLOCK_DIM] = {0};
-            for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e) ++count[f->entryIndex[e] & 15];
-            for (int c = 0, start = 0; c < kBlockDim - 1; ++c) start += count[c], table[c] = (unsigned char)start;
-            table[kBlockDim - 1] = (unsigned char)(nnz - 1);
-        }
-    free(next);
-    const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
-    Csr t;
-    const bool ok = transpose(&side, &t);
-    f->sideColOffsets = t.offsets, f->sideRowCsc = t.index, f->sideValCsc = t.value;  // freeDb frees them, made or not
-    return ok;
-}
-// snippet: build-db
-// The DB format of a: two passes over the block rows (count, then place), then the push views.
-static bool buildDb(const Csr* a, Db* f) {
-    memset(f, 0, sizeof(*f));
-    f->rows = a->rows, f->cols = a->cols;
-    f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim, f->blockCols = (a->cols + kBlockDim - 1) / kBlockDim;
-    BuildScratch s = {(int*)calloc((size_t)f->blockCols, sizeof(int)), (int*)malloc((size_t)f->blockCols * sizeof(int)),
-                      (int*)malloc((size_t)f->blockCols * sizeof(int)), NULL, 0};
-    f->rowBlockOffsets = (int*)calloc((size_t)f->blockRows + 1, sizeof(int));
-    bool ok = s.cnt && s.slot && s.touched && f->rowBlockOffsets;
-    for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, false, f, &s);
-    const int blocks = f->blocks;
-    const long long blockedNnz = f->blockedNnz, sideNnz = f->sideNnz;
-    if (ok) {
-        f->blockCol = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
-        f->blockStart = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
-        f->entryIndex = (unsigned char*)malloc((size_t)blockedNnz + 1);
-        f->entryValue = a->value ? (float*)malloc(((size_t)blockedNnz + 1) * sizeof(float)) : NULL;
-        f->colBlockOffsets = (int*)calloc((size_t)f->blockCols + 1, sizeof(int));
-        f->cscBlock = (int2*)malloc(((size_t)blocks + 1) * sizeof(int2));
-        f->cscColStart = (unsigned char*)malloc(((size_t)blocks + 1) * kBlockDim);
-        f->sideRowOffsets = (int*)calloc((size_t)a->rows + 1, sizeof(int));
-        f->sideCol = (int*)malloc(((size_t)sideNnz + 1) * sizeof(int));
-        f->sideVal = a->value ? (float*)malloc(((size_t)sideNnz + 1) * sizeof(float)) : NULL;
-        ok = f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !a->value) && f->colBlockOffsets && f->cscBlock &&
-             f->cscColStart && f->sideRowOffsets && f->sideCol && (f->sideVal || !a->value);
-    }
-    f->blocks = 0, f->blockedNnz = 0, f->sideNnz = 0;  // counted again as they are placed
-    for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, true, f, &s);
-    if (ok) f->blockStart[blocks] = (int)blockedNnz;
-    ok = ok && buildPushViews(a, f);
-    free(s.cnt), free(s.slot), free(s.touched), free(s.scratch);
-    return ok;
-}
-// end snippet
-// Bytes of the format on the device, and of plain CSR plus CSC, for the memory goal.
-static double dbBytes(const Db* f) {
-    const double payload = 5.0 * f->blockedNnz, side = (double)kSideEntryBytes * f->sideNnz;
-    const double views = 4.0 * (f->blockRows + 1) + 4.0 * (f->blockCols + 1) + (double)kBlockViewBytes * f->blocks + 4.0 +
-                         4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
-    return payload + side + views;
-}
-static double csrCscBytes(const Csr* a) { return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz; }
-static int itemEntriesFor(long long nnz, bool small) {
-    const long long e = nnz / kItemsWanted;
-    return small ? kItemEntriesSmall : e < kItemEntriesMin ? kItemEntriesMin : e > kItemEntriesMax ? kItemEntriesMax : (int)e;
-}
-// Pull items: each block row's stream cut into pieces of at most itemEntries entries.
-static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount, int* splitRows, int* splitPieces) {
-    long long count = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && !(*items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem)))) return false;
-        count = 0, *splitRows = 0, *splitPieces = 0;
-        for (int I = 0; I < f->blockRows; ++I) {
-            const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-            const int total = f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]] +
-                              f->sideRowOffsets[r1] - f->sideRowOffsets[r0];
-            const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
-            for (int p = 0; p < pieces; ++p, ++count) {
-                const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-                const PullItem it = {I, p * itemEntries, end, p, pieces, *splitPieces, pieces > 1 ? *splitRows : -1};
-                if (pass == 1) (*items)[count] = it;
-            }
-            if (pieces > 1) ++*splitRows, *splitPieces += pieces;
-        }
-    }
-    *itemCount = (int)count;
-    return true;
-}
-// Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory system.
-static long long sectors(long long begin, long long end) { return end > begin ? (end - 1) / kSectorBytes - begin / kSectorBytes + 1 : 0; }
-// What DB push reads for x_j != 0, in sector bytes: the two column offsets, per block of its block
-// column the view record (one sector) and the column's run of indices and values, the side column's
-// rows and values.
-static double pushBytesOfColumn(const Db* f, int j) {
-    const int J = j / kBlockDim, c = j % kBlockDim;
-    long long s = 2;
-    for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1]; ++k) {
-        const unsigned char* t = f->cscColStart + (size_t)k * kBlockDim;
-        const int begin = f->cscBlock[k].y + (c == 0 ? 0 : t[c - 1]), end = f->cscBlock[k].y + (c == kBlockDim - 1 ? t[15] + 1 : t[c]);
-        s += 1 + (end > begin ? sectors(begin, end) + sectors(4LL * begin, 4LL * end) : 0);
-    }
-    const int s0 = f->sideColOffsets[j], s1 = f->sideColOffsets[j + 1];
-    s += 2 * sectors(4LL * s0, 4LL * s1);
-    return (double)s * kSectorBytes;
-}
-
-// ---------------------------------------------------------------- x, the CPU reference, the judge
 // x at a density: positions uniformly at random, or the same count packed into whole 16-entry
 // blocks drawn at random (the format's case: one x block, sixteen columns). Values +-[0.5, 1.5).
 static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
@@ -951,765 +2165,10 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     }
     return true;
 }
-// The work each path must do for this x, counted on the host: x blocks touched, push segments
-// and products, the sector bytes of DB push and plain push; and what the two rules decide from the
-// exact counts (the device decides from a sample of x, so it may differ near the crossover).
-static void countWork(const Input* in, XCase* xc) {
-    const Db* f = &in->db; const Csr* at = &in->at;
-    xc->activeBlocks = 0, xc->products = 0, xc->segments = 0, xc->sidePieces = 0;
-    xc->pushBytes = 4.0 * (in->a.cols + in->a.rows), xc->plainPushBytes = xc->pushBytes;
-    for (int J = 0; J < f->blockCols; ++J) {
-        bool active = false;
-        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j) {
-            if (xc->x[j] == 0.0f) continue;
-            active = true;
-            xc->products += at->offsets[j + 1] - at->offsets[j];
-            xc->segments += f->colBlockOffsets[J + 1] - f->colBlockOffsets[J];
-            xc->sidePieces += (f->sideColOffsets[j + 1] - f->sideColOffsets[j] + kSidePiece - 1) / kSidePiece;
-            xc->pushBytes += pushBytesOfColumn(f, j);
-            xc->plainPushBytes += (2.0 + 2.0 * sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1])) * kSectorBytes;
-        }
-        xc->activeBlocks += active;
-    }
-    xc->pullBytes = in->pullBytesFull;
-    xc->plainPullBytes = 4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
-    xc->rulePush = kPushByteCost * xc->pushBytes + kAtomicWaitBytes * (double)xc->products * xc->products / (in->a.rows > 0 ? in->a.rows : 1) < xc->pullBytes;
-    xc->paperPush = xc->activeBlocks < kPaperTh3 * f->blockCols;
-}
-// snippet: reference
-// y in double by columns (the push order, so only x's nonzeros cost anything), and per row the
-// error a float path may make. A row sums k products of floats; each product and each addition
-// rounds once at 2^-24 relative to a magnitude that sum |a_ij x_j| bounds, so
-// (k + 2) * 2^-24 * sum |a_ij x_j| covers any summation order (the 2: the product and the store).
-// The floor lets a row whose only right answer is 0 pass at 0; !(err <= tol) makes a NaN fail.
-static bool cpuReference(const Input* in, XCase* xc) {
-    const Csr* at = &in->at; const int rows = in->a.rows;
-    xc->refY = (double*)calloc((size_t)rows, sizeof(double));
-    xc->absSum = (double*)calloc((size_t)rows, sizeof(double));
-    xc->rowProducts = (int*)calloc((size_t)rows, sizeof(int));
-    if (!xc->refY || !xc->absSum || !xc->rowProducts) return false;
-    for (int j = 0; j < in->a.cols; ++j) {
-        if (xc->x[j] == 0.0f) continue;
-        for (int k = at->offsets[j]; k < at->offsets[j + 1]; ++k) {
-            const double p = (double)at->value[k] * xc->x[j];
-            xc->refY[at->index[k]] += p, xc->absSum[at->index[k]] += fabs(p), ++xc->rowProducts[at->index[k]];
-        }
-    }
-    return true;
-}
-static double rowTolerance(int products, double absSum) { return (products + 2) * 0x1p-24 * absSum + 1e-30; }
-static bool rowIsWrong(float got, double want, double tol) { return !(fabs((double)got - want) <= tol); }
-// end snippet
-// One GPU result against the CPU: every row within its tolerance, the sum of y within the sum of
-// the tolerances (a second check that sees a whole-vector fault), the guard floats untouched.
-static bool checkY(const char* variant, const Input* in, const XCase* xc, const float* got, const char* when) {
-    const int rows = in->a.rows;
-    int firstBad = -1, bad = 0;
-    double gotSum = 0.0, wantSum = 0.0, tolSum = 0.0;
-    for (int r = 0; r < rows; ++r) {
-        const double tol = rowTolerance(xc->rowProducts[r], xc->absSum[r]);
-        gotSum += got[r], wantSum += xc->refY[r], tolSum += tol;
-        if (rowIsWrong(got[r], xc->refY[r], tol) && bad++ == 0) firstBad = r;
-    }
-    if (firstBad >= 0)
-        fprintf(stderr, "%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g\n", variant, in->name,
-                kPatternNames[xc->pattern], xc->density, when, bad, rows, firstBad, (double)got[firstBad], xc->refY[firstBad]);
-    const bool sumOk = fabs(gotSum - wantSum) <= tolSum;
-    if (!sumOk && firstBad < 0) fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum, wantSum);
-    int guard = -1;
-    for (int g = 0; g < kGuardFloats && guard < 0; ++g) {
-        uint32_t bits;
-        memcpy(&bits, &got[rows + g], sizeof(bits));
-        if (bits != 0xffffffffu) guard = g;
-    }
-    if (guard >= 0) fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when, rows + guard);
-    return firstBad < 0 && sumOk && guard < 0;
-}
-
-// ---------------------------------------------------------------- kernels
-// Everything a DB kernel reads, device pointers passed by value.
-typedef struct {
-    int rows, cols, blockRows, blockCols, itemCount;
-    const int *rowBlockOffsets, *blockCol, *blockStart;
-    const unsigned char* entryIndex;
-    const float* entryValue; const int* colBlockOffsets;
-    const uint4* pushView;        // 2 per block in block-column order: {block row, entry start}, column table
-    const int *sideRowOffsets, *sideCol;
-    const float* sideVal;
-    const int *sideColOffsets, *sideRowCsc;
-    const float* sideValCsc;
-    const PullItem* items;
-    float* partials;              // 16 per piece of a split block row
-    unsigned int* arrivals;       // pieces finished, per split block row
-    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
-    float pushBytesPerSample, pushBytesFixed, pushWaitBytes, pullBytes;  // the rule, in bytes
-    int* decision;                // 1 when the last call pushed, 0 when it pulled (block 0 writes it)
-} DbView;
-// 1. Plain CSR pull: kLanes lanes a row (a power of two near the mean row length, day 37's rule),
-// every stored entry read whether its x is zero or not.
-// Launch: gridDim.x * blockDim.x >= kLanes * rows.
-template <int kLanes>
-__global__ void plainCsrPull(int rows, const int* __restrict__ offsets, const int* __restrict__ cols,
-                             const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
-    const long long row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kLanes;
-    const int lane = threadIdx.x % kLanes;
-    float sum = 0.0f;
-    if (row < rows)
-        for (int k = offsets[row] + lane; k < offsets[row + 1]; k += kLanes) sum += values[k] * __ldg(x + cols[k]);
-    for (int o = kLanes / 2; o > 0; o /= 2) sum += __shfl_down_sync(kFullMask, sum, o, kLanes);
-    if (row < rows && lane == 0) y[row] = sum;
-}
-// 2. Plain CSC push: a warp reads 32 entries of x; for each nonzero one its 32 lanes walk that
-// column and add into y atomically (y zeroed before, inside the timed window).
-// Launch: gridDim.x * blockDim.x >= cols, rounded up to a warp.
-__global__ void plainCscPush(int cols, const int* __restrict__ offsets, const int* __restrict__ rowsOf,
-                             const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
-    const long long j0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize * kWarpSize;
-    const int lane = threadIdx.x % kWarpSize;
-    if (j0 >= cols) return;  // warp uniform
-    const float xv = j0 + lane < cols ? x[j0 + lane] : 0.0f;
-    for (unsigned bits = __ballot_sync(kFullMask, xv != 0.0f); bits != 0u; bits &= bits - 1u) {
-        const int b = __ffs(bits) - 1;
-        const float xj = __shfl_sync(kFullMask, xv, b);
-        for (int k = offsets[j0 + b] + lane; k < offsets[j0 + b + 1]; k += kWarpSize) atomicAdd(&y[rowsOf[k]], values[k] * xj);
-    }
-}
-// Exclusive prefix sum of one int per thread over the block, into scan[threadIdx.x]; returns the
-// total. Day 38's: a shuffle scan in each warp, then one warp scans the warp totals.
-__device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
-    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
-    int inclusive = x;
-    for (int offset = 1; offset < kWarpSize; offset *= 2) {
-        const int y = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += y;
-    }
-    if (lane == kWarpSize - 1) warpTotals[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        int total = lane < warps ? warpTotals[lane] : 0;
-        for (int offset = 1; offset < kWarpSize; offset *= 2) {
-            const int y = __shfl_up_sync(0xffffffffu, total, offset);
-            if (lane >= offset) total += y;
-        }
-        if (lane < warps) warpTotals[lane] = total;
-    }
-    __syncthreads();
-    scan[threadIdx.x] = inclusive - x + (warp > 0 ? warpTotals[warp - 1] : 0);
-    return warpTotals[warps - 1];
-}
-// A barrier across a grid whose blocks are all resident (the launcher sizes it so): each block
-// adds one arrival and waits for the whole grid's. The counter only grows, so the target of this
-// use is the next multiple of the grid size; stores made before it are fenced to L2 first.
-__device__ void gridBarrier(unsigned long long* counter) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        const unsigned long long target = (atomicAdd(counter, 1ull) / gridDim.x + 1) * gridDim.x;
-        while (*(volatile unsigned long long*)counter < target) __nanosleep(32);
-        __threadfence();
-    }
-    __syncthreads();
-}
-// The owner of entry e among the window of blocks (or rows) whose starts the lanes hold: the last
-// lane k < width whose start is <= e. Five shuffles, no memory; every lane of the warp calls it.
-__device__ int ownerLane(int myStart, int e, int width) {
-    int k = 0;
-    for (int step = width / 2; step >= 1; step /= 2)
-        if (__shfl_sync(kFullMask, myStart, k + step) <= e) k += step;
-    return k;
-}
-// snippet: db-pull
-// 3. DB pull, one item of one block row, one warp. The item's blocked entries stream past the
-// warp 32 at a time, kPullUnroll chunks in flight: a one-byte local position and a float each,
-// five bytes where CSR reads eight. A lane finds its entry's block among a window of 32 block
-// starts the lanes hold, by shuffles; the block's column gives x. Then the side entries of the
-// block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
-// row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
-// lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
-__device__ void pullItem(const DbView& v, const PullItem it, const float* __restrict__ x, float* __restrict__ y, float* sums) {
-    const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
-    const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
-    float* mine = sums + lane;  // this lane's 16 row sums, one a row of 32: bank = lane, whatever the rows
-    for (int r = 0; r < kBlockDim; ++r) mine[r * kWarpSize] = 0.0f;
-    const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
-    const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
-    int pos = it.begin;
-    for (int wb = b0; pos < stop; wb += kWarpSize) {
-        const int myStart = wb + lane < b1 ? v.blockStart[wb + lane] - e0 : INT_MAX;
-        const int myCol = wb + lane < b1 ? v.blockCol[wb + lane] : 0;
-        const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
-        const int limit = windowEnd < stop ? windowEnd : stop;
-        if (pos >= limit) continue;  // the item starts past this window
-        for (; pos < limit; pos += kWarpSize * kPullUnroll) {
-            unsigned char index[kPullUnroll];
-            float value[kPullUnroll];
-#pragma unroll
-            for (int u = 0; u < kPullUnroll; ++u) {
-                const int e = pos + u * kWarpSize + lane;
-                index[u] = e < limit ? v.entryIndex[e0 + e] : 0;
-                value[u] = e < limit ? v.entryValue[e0 + e] : 0.0f;
-            }
-#pragma unroll
-            for (int u = 0; u < kPullUnroll; ++u) {
-                const int e = pos + u * kWarpSize + lane;
-                const int J = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize));
-                if (e < limit) mine[(index[u] >> 4) * kWarpSize] += value[u] * __ldg(x + J * kBlockDim + (index[u] & 15));
-            }
-        }
-        pos = limit;  // the last chunk may have reached past the window: the next one starts here
-    }
-    const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end; pos += kWarpSize * kPullUnroll) {
-        int col[kPullUnroll]; float value[kPullUnroll];
-#pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane;
-            col[u] = p < it.end ? v.sideCol[s0 + p - blocked] : 0;
-            value[u] = p < it.end ? v.sideVal[s0 + p - blocked] : 0.0f;
-        }
-#pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            if (p < it.end) mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
-        }
-    }
-    __syncwarp();
-    float sum = 0.0f;  // lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks)
-    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l) sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
-    __syncwarp();
-    if (it.pieces == 1) {
-        if (lane < rowsHere) y[r0 + lane] = sum;
-        return;
-    }
-    if (lane < kBlockDim) v.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
-    __threadfence(); __syncwarp();
-    unsigned int before = 0;
-    if (lane == 0) before = atomicAdd(&v.arrivals[it.splitId], 1u);
-    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1) return;
-    __threadfence();  // the last piece in adds every piece's sums, in piece order
-    float total = 0.0f;
-    for (int p = 0; p < it.pieces && lane < rowsHere; ++p) total += __ldcg(&v.partials[(size_t)(it.partialBase + p) * kBlockDim + lane]);
-    if (lane < rowsHere) y[r0 + lane] = total;
-    if (lane == 0) v.arrivals[it.splitId] = 0u;
-}
-// end snippet
-// Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
-__device__ int tableByte(uint4 t, int i) {
-    const unsigned w = i < 4 ? t.x : i < 8 ? t.y : i < 12 ? t.z : t.w;
-    return (int)(w >> (8 * (i % 4)) & 0xffu);
-}
-// Column c's run of entries in the block at block-column position k: one 32-byte view record
-// (block row, start, the column table) names it; column-major storage makes it one run.
-__device__ int2 columnRun(const DbView& v, int k, int c, int* blockRow) {
-    const uint4 head = v.pushView[2 * k], table = v.pushView[2 * k + 1];
-    *blockRow = (int)head.x;
-    const int start = (int)head.y;
-    return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)), start + (c == kBlockDim - 1 ? tableByte(table, kBlockDim - 1) + 1 : tableByte(table, c)));
-}
-// Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
-__device__ void pushSegment(const DbView& v, int k, int c, float xj, float* y) {
-    int blockRow;
-    const int2 run = columnRun(v, k, c, &blockRow);
-    for (int e = run.x; e < run.y; e += 4) {
-        unsigned char index[4]; float value[4];
-#pragma unroll
-        for (int u = 0; u < 4; ++u) index[u] = e + u < run.y ? v.entryIndex[e + u] : 0, value[u] = e + u < run.y ? v.entryValue[e + u] : 0.0f;
-#pragma unroll
-        for (int u = 0; u < 4; ++u)
-            if (e + u < run.y) atomicAdd(&y[blockRow * kBlockDim + (index[u] >> 4)], value[u] * xj);
-    }
-}
-// Push task 2: kSidePiece side entries of a column, their rows and values read together.
-__device__ void pushSide(const DbView& v, int begin, int end, float xj, float* y) {
-    int row[kSidePiece]; float value[kSidePiece];
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) value[u] = begin + u < end ? v.sideValCsc[begin + u] : 0.0f;
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u)
-        if (begin + u < end) atomicAdd(&y[row[u]], value[u] * xj);
-}
-typedef struct {
-    int scan[kThreads], warpTotals[kWarpSize], col[kThreads], blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
-    float xv[kThreads];
-} PushShared;
-// The first half of a push over a chunk of columns, one a thread (has: this thread has one): each
-// column's tasks, one per block of its block column and one per kSidePiece of its side column,
-// scanned across the block into shared memory. Returns the block's total.
-__device__ int scanTasks(const DbView& v, bool has, int j, float xv, PushShared& s) {
-    int blockBegin = 0, blocks = 0, sideBegin = 0, sideEnd = 0;
-    if (has) {
-        blockBegin = v.colBlockOffsets[j / kBlockDim], blocks = v.colBlockOffsets[j / kBlockDim + 1] - blockBegin;
-        sideBegin = v.sideColOffsets[j], sideEnd = v.sideColOffsets[j + 1];
-    }
-    const int total = blockExclusiveScan(blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
-    const int t = threadIdx.x;
-    s.col[t] = j, s.xv[t] = xv, s.blockBegin[t] = blockBegin, s.blocks[t] = blocks, s.sideBegin[t] = sideBegin, s.sideEnd[t] = sideEnd;
-    __syncthreads();
-    return total;
-}
-// The second half: task q's column, the last thread whose first task is <= q (a binary search in
-// the scan, as day 38 deals edges), so a hub column is walked by the whole block, not one thread.
-__device__ int taskOwner(const PushShared& s, int q) {
-    int low = 0, high = kThreads - 1;
-    while (low < high) {
-        const int mid = (low + high + 1) / 2;
-        if (s.scan[mid] <= q) low = mid; else high = mid - 1;
-    }
-    return low;
-}
-// x entries (or frontier vertices) a block takes at a time: 256, or fewer when there are too few
-// for every block of the grid to get some (a decoding layer's 2048 columns, a small frontier).
-__device__ int chunkFor(long long count) {
-    const long long share = (count + gridDim.x - 1) / gridDim.x;
-    return share < kThreads ? (int)(share > 0 ? share : 1) : kThreads;
-}
-// snippet: db-push
-// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 256 entries
-// of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
-// are dealt out evenly over the block's threads.
-// firstX: this thread's x in the block's first chunk, loaded by the caller before it decided.
-__device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __restrict__ y, bool metadataOnly, float firstX, PushShared& s) {
-    for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < v.rows; i += (long long)gridDim.x * kThreads) y[i] = 0.0f;
-    gridBarrier(v.barrier);
-    const int chunk = chunkFor(v.cols);
-    for (long long c0 = blockIdx.x * (long long)chunk; c0 < v.cols; c0 += (long long)gridDim.x * chunk) {
-        const long long j = c0 + threadIdx.x;
-        const float xv = c0 == blockIdx.x * (long long)chunk ? firstX : j < v.cols && threadIdx.x < chunk ? x[j] : 0.0f;
-        if (!__syncthreads_or(xv != 0.0f)) continue;  // most chunks of a very sparse x: nothing to deal
-        const int total = scanTasks(v, xv != 0.0f, (int)j, xv, s);
-        for (int q = threadIdx.x; q < total && !metadataOnly; q += kThreads) {
-            const int o = taskOwner(s, q), local = q - s.scan[o];
-            if (local < s.blocks[o]) pushSegment(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
-            else pushSide(v, s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, s.sideEnd[o], s.xv[o], y);
-        }
-        __syncthreads();  // the shared arrays are rewritten by the next chunk
-    }
-}
-// end snippet
-// snippet: db-rule
-// The direction, decided by every block alike without talking: all read the same 64 entries of x
-// and apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host
-// counted over the columns, times kPushByteCost; plus its atomics' waits, which grow with the
-// square of x's share) against pull's.
-__device__ bool choosePush(const DbView& v, const float* __restrict__ x) {
-    const int t = threadIdx.x, samples = v.cols < kSampleEntries ? v.cols : kSampleEntries;
-    const int count = __syncthreads_count(t < samples && x[(long long)t * v.cols / samples] != 0.0f);
-    const float share = (float)count / (float)samples;  // of x's entries, nonzero
-    return v.pushBytesFixed + (v.pushBytesPerSample + v.pushWaitBytes * share) * share < v.pullBytes;
-}
-// end snippet
-// snippet: db-kernel
-// DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
-// pull needs no step before it, and push's step runs inside.
-// Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
-__global__ void __launch_bounds__(kThreads, kDbBlocksPerSm) dbSpmspv(DbView v, const float* __restrict__ x, float* __restrict__ y, int mode) {
-    __shared__ union { float rowSums[kWarpsPerCta][kWarpSize * kBlockDim]; PushShared push; } shared;  // a call takes one path
-    const long long j = blockIdx.x * (long long)chunkFor(v.cols) + threadIdx.x;  // push's first x: its load overlaps the rule's sample
-    const float firstX = j < v.cols && threadIdx.x < chunkFor(v.cols) ? x[j] : 0.0f;
-    const bool push = mode == kPushOnly || mode == kMetaOnly || (mode == kAutoRule && choosePush(v, x));
-    if (blockIdx.x == 0 && threadIdx.x == 0) *v.decision = push;
-    if (push) { pushAll(v, x, y, mode == kMetaOnly, firstX, shared.push); return; }
-    const int warp = threadIdx.x / kWarpSize;
-    for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-        pullItem(v, v.items[i], x, y, shared.rowSums[warp]);
-}
-// end snippet
-
-// ---------------------------------------------------------------- day 38's fastest BFS, copied
-// Day 38's edge-balanced mapping in its device-side loop (one cooperative grid, levels ending at
-// grid.sync()), copied from day38-bfs/bfs.cu as committed (8dfb6ab): its global-memory path only
-// (day 38's block loop and step-by-step table left out), so that DB-BFS races it in the same binary
-// on the same graph. Its own comments are day 38's.
-static const int kThreadsPerBlock = 256;
-static const int kHeavyDegree = 256, kPieceEdges = 256, kNoHeavyDegree = INT_MAX;
-static const int kLightEdges = 4;         // light edges a thread takes at a time: four loads in flight per lane
-static const int kOutboxSlots = 1024;     // a block's claims between flushes; the rare overflow appends alone
-static const int kSearchBlocksPerSm = 6;  // blocks the search kernel keeps resident: more warps, a few spills (day 38's notes)
-// What a kernel needs to expand one level, by value: the frontiers in one queue, level after level; counts[2L] level
-// L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per vertex. capacity: vertexCount (no queue
-// holds more distinct vertices); pieceCapacity: entries / kPieceEdges + vertexCount (every heavy list cut up).
-typedef struct {
-    const int *rowOffsets, *colIndices;
-    int *dist, *queue;
-    unsigned int *visited, *counts;
-    int2* pieces;
-    int capacity, pieceCapacity, heavyDegree;
-} BfsArrays;
-// Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece list.
-typedef struct { int level, start, size, pieceStart, pieceSize; } LevelWindow;
-// Reads search state that other threads write in this very kernel (queue, counters, pieces): from L2 (__ldcg), where
-// atomics and other SMs' stores land, so no stale L1 line answers.
-template <typename T>
-__device__ T loadState(const T* p) { return __ldcg(p); }
-// The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a taken vertex and the
-// atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits (256 KB) largely fit; dist (8 MB) would not.
-__device__ unsigned int loadVisited(const BfsArrays& a, int v) { return __ldca(&a.visited[v / 32]); }
-// Neighbour lists are read once a search: streamed (__ldcs, evict first), they do not push the bitmap out of L1.
-__device__ int loadNeighbour(const BfsArrays& a, int e) { return __ldcs(&a.colIndices[e]); }
-// How many pieces a heavy vertex is cut into; 0 for a light one, and for all under day 38's "no vertex is heavy".
-__device__ int piecesOf(const BfsArrays& a, int v) {
-    if (a.heavyDegree == kNoHeavyDegree) return 0;
-    const int degree = a.rowOffsets[v + 1] - a.rowOffsets[v];
-    return degree >= a.heavyDegree ? (degree + kPieceEdges - 1) / kPieceEdges : 0;
-}
-// Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed twice (the judge says so).
-__device__ void writePieces(const BfsArrays& a, int v, long long first, int count) {
-    const int begin = a.rowOffsets[v], end = a.rowOffsets[v + 1];
-    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) a.pieces[first + p] = make_int2(begin + p * kPieceEdges, min(begin + (p + 1) * kPieceEdges, end));
-}
-// Every search starts with -1 in dist, no visited bit but the source's, zero counters, and the source (with its pieces)
-// as level 0.
-__device__ void resetSearch(const BfsArrays& a, int source, long long thread, long long threads) {
-    const int sourcePieces = piecesOf(a, source);
-    for (long long v = thread; v < a.capacity; v += threads) a.dist[v] = (v == source) ? 0 : -1;
-    for (long long i = thread; i < (a.capacity + 31) / 32; i += threads) a.visited[i] = i == source / 32 ? 1u << (source % 32) : 0u;
-    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads) a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
-    if (thread == 0) a.queue[0] = source, writePieces(a, source, 0, sourcePieces);
-}
-// `count` slots of a counter for each calling lane: the lanes of a warp that arrive together share one atomicAdd, and a
-// scan of their counts (their ranks, when all are one) gives each its offset.
-__device__ unsigned int appendSlots(unsigned int* counter, unsigned int count) {
-    cg::coalesced_group arrived = cg::coalesced_threads();
-    const unsigned int offset = arrived.all(count == 1u) ? arrived.thread_rank() : cg::exclusive_scan(arrived, count);
-    const unsigned int last = arrived.size() - 1;
-    unsigned int base = 0u;
-    if (arrived.thread_rank() == last) base = atomicAdd(counter, offset + count);
-    return arrived.shfl(base, last) + offset;
-}
-// A block's outbox: its claims wait in shared memory and reach the queue with one atomicAdd per block (flushOutbox),
-// not one per warp on the level's single counter. A claim that finds the outbox full appends by itself.
-typedef struct { int vertex[kOutboxSlots]; unsigned int count, flushed, base; } Outbox;
-// A lane's claims from one walk (bit j of `won`: it took v[j]): the heavy ones' pieces with one reservation, the queue
-// slots with one more, through the block's outbox while it has room. One per lane and walk, not one per claim.
-template <int kCount>
-__device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const int (&v)[kCount], unsigned int won, Outbox* outbox) {
-    unsigned int total = 0u, spilled = 0u, room = appendSlots(&outbox->count, __popc(won));
-#pragma unroll
-    for (int j = 0; j < kCount; ++j) total += won >> j & 1u ? piecesOf(a, v[j]) : 0;
-    if (total > 0) {  // rare: a heavy vertex claimed
-        long long first = (long long)w.pieceStart + w.pieceSize + appendSlots(&a.counts[2 * w.level + 3], total);
-        for (int j = 0, pieces; j < kCount; ++j) if ((pieces = won >> j & 1u ? piecesOf(a, v[j]) : 0) > 0) writePieces(a, v[j], first, pieces), first += pieces;
-    }
-#pragma unroll
-    for (int j = 0; j < kCount; ++j)  // a full outbox: straight to the queue
-        if (won >> j & 1u) room < kOutboxSlots ? (void)(outbox->vertex[room++] = v[j]) : (void)(spilled |= 1u << j);
-    if (spilled == 0u) return;
-    long long slot = (long long)w.start + w.size + appendSlots(&a.counts[2 * (w.level + 1)], __popc(spilled));
-    for (int j = 0; j < kCount; slot += spilled >> j & 1u, ++j)
-        if (spilled >> j & 1u && slot < a.capacity) a.queue[slot] = v[j];  // beyond capacity only if a duplicate got in
-}
-// kCount edges per lane (edge[j] < 0: none), loads first: every neighbour, every visited word, then every claim, so a
-// lane has kCount loads and atomics in flight. The filter read is cheap and most edges lead to a vertex already
-// reached. The claim is an atomicOr: of all racers for v, exactly one gets its bit back clear (a plain store would let
-// each append v: dist perfect, a frontier holding v twice).
-template <int kCount>
-__device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount], Outbox* outbox) {
-    int v[kCount];
-    unsigned int word[kCount], won = 0u;
-#pragma unroll
-    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 ? loadNeighbour(a, edge[j]) : -1;
-#pragma unroll
-    for (int j = 0; j < kCount; ++j) word[j] = v[j] >= 0 ? loadVisited(a, v[j]) : 0u;
-#pragma unroll
-    for (int j = 0; j < kCount; ++j) {
-        const bool fresh = v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u);
-        word[j] = fresh ? atomicOr(&a.visited[v[j] / 32], 1u << (v[j] % 32)) : ~0u;
-    }
-#pragma unroll
-    for (int j = 0; j < kCount; ++j) {  // the bit came back clear: v[j] is this lane's
-        if (v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u)) won |= 1u << j, a.dist[v[j]] = w.level + 1;
-    }
-    if (won != 0u) enqueueClaims(a, w, v, won, outbox);
-}
-// Every thread calls it: the outbox reaches the queue, one atomicAdd a block; its first barrier also ends the chunk.
-__device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* outbox) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        outbox->flushed = min(outbox->count, (unsigned int)kOutboxSlots), outbox->count = 0u;
-        outbox->base = outbox->flushed > 0 ? atomicAdd(&a.counts[2 * (w.level + 1)], outbox->flushed) : 0u;
-    }
-    __syncthreads();
-    for (unsigned int j = threadIdx.x; j < outbox->flushed; j += blockDim.x)
-        if ((long long)w.start + w.size + outbox->base + j < a.capacity) a.queue[w.start + w.size + outbox->base + j] = outbox->vertex[j];
-}
-// Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges edges when claimed; every
-// warp of the grid takes pieces in turn, so 400 warps walk a hub of 100,000 edges. Light ones: a block takes blockDim.x,
-// scans their degrees and deals edge k to thread k % blockDim.x (a binary search finds its owner), kLightEdges at a
-// time. Every thread of the block must call it.
-__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals, Outbox* outbox) {
-    const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
-    const int lane = threadIdx.x % kWarpSize;
-    for (long long p = thread / kWarpSize; p < w.pieceSize; p += warps) {
-        const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
-        int edge[kPieceEdges / kWarpSize];
-#pragma unroll
-        for (int j = 0; j < kPieceEdges / kWarpSize; ++j) edge[j] = piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
-        walkEdges(a, w, edge, outbox);
-    }
-    flushOutbox(a, w, outbox);
-    for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size; chunk += (long long)gridDim.x * blockDim.x) {
-        const long long i = chunk + threadIdx.x;
-        int degree = 0, begin = 0;
-        if (i < w.size) {
-            const int u = loadState(&a.queue[w.start + i]);
-            begin = a.rowOffsets[u];
-            degree = a.rowOffsets[u + 1] - begin;
-            if (degree >= a.heavyDegree) degree = 0;  // its pieces are walked above
-        }
-        const int edges = blockExclusiveScan(degree, scan, warpTotals);
-        owners[threadIdx.x] = begin;
-        __syncthreads();
-        const int vertices = (int)(w.size - chunk < blockDim.x ? w.size - chunk : blockDim.x);
-        for (int first = 0; first < edges; first += kLightEdges * blockDim.x) {
-            int edge[kLightEdges];
-#pragma unroll
-            for (int j = 0; j < kLightEdges; ++j) {
-                const int k = first + j * blockDim.x + threadIdx.x;
-                int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
-                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2) scan[mid] <= k ? low = mid : high = mid - 1;
-                edge[j] = k < edges ? owners[low] + (k - scan[low]) : -1;
-            }
-            walkEdges(a, w, edge, outbox);
-        }
-        flushOutbox(a, w, outbox);  // its barrier: scan and owners are rewritten by the next chunk
-    }
-}
-// The device loop reads a level's counters after the barrier that ends the level before: every append is done.
-__device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
-    LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
-    const unsigned int size = loadState(&a.counts[2 * next.level]), pieces = loadState(&a.counts[2 * next.level + 1]);
-    // A duplicate append could push a count past the end; read no further.
-    const unsigned int room = (unsigned int)(a.capacity - next.start), pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
-    next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
-    return next;
-}
-// Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at once, grid.sync() the
-// level barrier: it scales to graphs one block cannot carry, and its barrier gathers every SM.
-// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x <= co-resident blocks.
-__global__ void __launch_bounds__(kThreadsPerBlock, kSearchBlocksPerSm)
-bfsGridLoop(BfsArrays a, int source) {
-    __shared__ int scan[kThreadsPerBlock], owners[kThreadsPerBlock], warpTotals[kWarpSize];
-    __shared__ Outbox outbox;
-    cg::grid_group grid = cg::this_grid();
-    resetSearch(a, source, grid.thread_rank(), grid.size());
-    if (threadIdx.x == 0) outbox.count = 0u;
-    grid.sync();
-    LevelWindow w = {0, 0, 1, 0, (int)loadState(&a.counts[1])};  // level 0: the source, with its pieces
-    while (w.size > 0) {
-        expandBalanced(a, w, scan, owners, warpTotals, &outbox);
-        grid.sync();  // level barrier across every SM
-        w = nextWindow(a, w);
-    }
-}
-
-// ---------------------------------------------------------------- DB-BFS
-// A BFS as Boolean SpMSpV on the graph's DB format: the frontier and the visited set are bitmaps
-// (a 16-bit mask per 16-vertex block, in 32-bit words), a level is a push over the frontier's
-// columns or a pull over the unvisited rows, and the whole search is one cooperative grid.
-typedef struct {
-    DbView v;                    // the graph's format; no values
-    int n, words;
-    long long entries;           // directed edges
-    const int* degreeOffsets;    // the graph's CSR offsets, for degrees
-    int *dist, *queue;           // n; 2n (this level's and the next level's frontier)
-    unsigned int *visited, *frontier, *counts;  // words; 3 * words (rotating); 3 rotating level sizes
-    unsigned long long* edges;   // 3 rotating frontier-edge sums
-} DbBfs;
-// Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
-// distance and its bit in the next frontier, appends it to the next queue, and counts its edges.
-__device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount, unsigned int* nextFrontier,
-                        unsigned long long* edges) {
-    const unsigned int bit = 1u << (u % 32);
-    if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit)) return;
-    b.dist[u] = level + 1;
-    atomicOr(&nextFrontier[u / 32], bit);
-    nextQueue[appendSlots(nextCount, 1u)] = u;
-    *edges += b.degreeOffsets[u + 1] - b.degreeOffsets[u];
-}
-// Push task q of a scanned chunk of the frontier: a column's run in one block, or kSidePiece
-// entries of its side column; each row reached is claimed.
-__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, int* nextQueue, unsigned int* nextCount,
-                            unsigned int* nextFrontier, unsigned long long* edges) {
-    const DbView& v = b.v;
-    const int o = taskOwner(s, q), local = q - s.scan[o];
-    if (local < s.blocks[o]) {
-        int blockRow;
-        const int2 run = columnRun(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
-        for (int e = run.x; e < run.y; ++e) dbClaim(b, blockRow * kBlockDim + (v.entryIndex[e] >> 4), level, nextQueue, nextCount, nextFrontier, edges);
-        return;
-    }
-    const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, end = min(begin + kSidePiece, s.sideEnd[o]);
-    int row[kSidePiece];
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u)
-        if (begin + u < end) dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
-}
-// A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB push.
-// A frontier of at most one chunk (a level after the root, where a hub may hold most of the
-// edges) is scanned by every block alike, and each takes every gridDim.x-th task of it: the whole
-// grid walks the hub, not one block.
-__device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue, unsigned int* nextCount,
-                             unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
-    if (size <= kThreads) {
-        const bool mine = threadIdx.x < size;
-        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
-        for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total; q += (long long)gridDim.x * kThreads)
-            bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
-        __syncthreads();
-        return;
-    }
-    const int chunk = chunkFor(size);
-    for (long long c0 = blockIdx.x * (long long)chunk; c0 < size; c0 += (long long)gridDim.x * chunk) {
-        const long long i = c0 + threadIdx.x;
-        const bool mine = i < size && threadIdx.x < chunk;
-        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
-        for (int q = threadIdx.x; q < total; q += kThreads) bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
-        __syncthreads();
-    }
-}
-// A pull level: a warp an item of a block row that still has unvisited vertices; its entries stream
-// past as in DB pull, each testing its column's frontier bit; a row that has found its parent
-// loads no more of its side entries, and the item stops once every unvisited row of the 16 has.
-// Then the rows found are claimed.
-__device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const unsigned int* frontier, int* nextQueue,
-                            unsigned int* nextCount, unsigned int* nextFrontier, unsigned long long* edges) {
-    const DbView& v = b.v;
-    const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
-    const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
-    const unsigned int done = (__ldcg(&b.visited[r0 / 32]) >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
-    if (done == 0xffffu) return;
-    unsigned int found = 0;
-    const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
-    const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
-    int pos = it.begin;
-    for (int wb = b0; pos < stop && (found | done) != 0xffffu; wb += kWarpSize) {
-        const int myStart = wb + lane < b1 ? v.blockStart[wb + lane] - e0 : INT_MAX;
-        const int myCol = wb + lane < b1 ? v.blockCol[wb + lane] : 0;
-        const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
-        const int limit = windowEnd < stop ? windowEnd : stop;
-        if (pos >= limit) continue;
-        for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
-            int index[kBfsPullUnroll];
-#pragma unroll
-            for (int u = 0; u < kBfsPullUnroll; ++u) index[u] = pos + u * kWarpSize + lane < limit ? v.entryIndex[e0 + pos + u * kWarpSize + lane] : 0;
-#pragma unroll
-            for (int u = 0; u < kBfsPullUnroll; ++u) {
-                const int e = pos + u * kWarpSize + lane;
-                const int col = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize)) * kBlockDim + (index[u] & 15);
-                const bool hit = e < limit && (__ldcg(&frontier[col / 32]) >> (col % 32) & 1u);
-                found |= __reduce_or_sync(kFullMask, hit ? 1u << (index[u] >> 4) : 0u);
-            }
-        }
-        pos = limit;
-    }
-    const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
-        int col[kBfsPullUnroll];  // a row that has found its parent reads no more of its entries
-#pragma unroll
-        for (int u = 0; u < kBfsPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            col[u] = p < it.end && !((found | done) >> r & 1u) ? v.sideCol[s0 + p - blocked] : -1;
-        }
-#pragma unroll
-        for (int u = 0; u < kBfsPullUnroll; ++u) {
-            const int r = ownerLane(myRowStart, s0 + pos + u * kWarpSize + lane - blocked, kBlockDim);
-            const bool hit = col[u] >= 0 && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
-            found |= __reduce_or_sync(kFullMask, hit ? 1u << r : 0u);
-        }
-    }
-    if (lane < rowsHere && (found & ~done) >> lane & 1u) dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
-}
-// snippet: db-bfs
-// The whole search, one cooperative launch. Level L's frontier is queue half L % 2 and bitmap
-// L % 3; the bitmap and counters of L + 2 are cleared while L runs, so no level waits for a clear.
-// Every block takes the same direction: it reads the same counters after the same grid.sync().
-// Auto is Beamer's rule on the counted frontier edges and vertices. Vertices without an edge start
-// visited (no search reaches them), so a block row of them never keeps pull from stopping early.
-// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
-__global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm) dbBfs(DbBfs b, int source, int mode) {
-    __shared__ PushShared pushShared;
-    __shared__ unsigned long long blockEdges;
-    cg::grid_group grid = cg::this_grid();
-    const long long t = grid.thread_rank(), threads = grid.size();
-    for (long long i = t; i < b.n; i += threads) b.dist[i] = i == source ? 0 : -1;
-    for (long long w = t; w < b.words; w += threads) {
-        unsigned int isolated = 0;
-        for (int k = 0; k < 32 && w * 32 + k < b.n; ++k)
-            isolated |= (b.degreeOffsets[w * 32 + k + 1] == b.degreeOffsets[w * 32 + k] ? 1u : 0u) << k;
-        if (w * 32 + 32 > b.n) isolated |= ~0u << (b.n - w * 32);
-        const unsigned int sourceBit = w == source / 32 ? 1u << (source % 32) : 0u;
-        b.visited[w] = isolated | sourceBit, b.frontier[w] = sourceBit, b.frontier[b.words + w] = 0u, b.frontier[2 * b.words + w] = 0u;
-    }
-    if (t == 0) {
-        b.queue[0] = source, b.counts[0] = 1u, b.counts[1] = b.counts[2] = 0u;
-        b.edges[0] = (unsigned long long)(b.degreeOffsets[source + 1] - b.degreeOffsets[source]), b.edges[1] = b.edges[2] = 0ull;
-    }
-    grid.sync(); bool pull = mode == kPullOnly;
-    long long explored = 0;
-    for (int level = 0;; ++level) {
-        const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
-        const int size = (int)__ldcg(&b.counts[now]);
-        if (size == 0) break;
-        const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
-        if (mode == kAutoRule) pull = pull ? (long long)size * kBeamerBeta >= b.n : frontierEdges * kBeamerAlpha > b.entries - explored;
-        explored += frontierEdges;
-        for (long long w = t; w < b.words; w += threads) b.frontier[later * b.words + w] = 0u;
-        if (t == 0) b.counts[later] = 0u, b.edges[later] = 0ull;
-        if (threadIdx.x == 0) blockEdges = 0ull;
-        __syncthreads(); unsigned long long edges = 0;
-        int* nextQueue = b.queue + (size_t)(level + 1) % 2 * b.n;
-        unsigned int* nextFrontier = b.frontier + (size_t)next * b.words;
-        if (pull) {
-            for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize; i < b.v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-                bfsPullItem(b, b.v.items[i], level, b.frontier + (size_t)now * b.words, nextQueue, &b.counts[next], nextFrontier, &edges);
-        } else {
-            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue, &b.counts[next], nextFrontier, &edges, pushShared);
-        }
-        if (edges) atomicAdd(&blockEdges, edges);
-        __syncthreads();
-        if (threadIdx.x == 0 && blockEdges) atomicAdd(&b.edges[next], blockEdges);
-        grid.sync();
-    }
-}
-// end snippet
-
 // ---------------------------------------------------------------- the BFS graphs, on the host
 // The pattern of A + A^T without the diagonal (a graph needs no values), its DB format and pull
 // items, and a CPU search from each root: exact distances, levels, and the Graph500 numerator
 // (undirected edges with both ends reached).
-// Direction-optimizing, as the GPU's auto (Beamer's rule): a level whose frontier holds many edges
-// is found bottom-up, each unreached vertex looking for any neighbour in the frontier.
-static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
-    for (int v = 0; v < g->rows; ++v) dist[v] = -1;
-    int head = 0, tail = 0, level = 0;
-    dist[source] = 0, queue[tail++] = source;
-    long long frontierEdges = g->offsets[source + 1] - g->offsets[source], unexplored = g->nnz;
-    while (head < tail) {
-        const int levelEnd = tail;
-        const bool bottomUp = frontierEdges * kBeamerAlpha > unexplored;
-        unexplored -= frontierEdges, frontierEdges = 0;
-        if (bottomUp) {
-            for (int v = 0; v < g->rows; ++v) {
-                if (dist[v] >= 0) continue;
-                for (int k = g->offsets[v]; k < g->offsets[v + 1]; ++k)
-                    if (dist[g->index[k]] == level) { dist[v] = level + 1, queue[tail++] = v; break; }
-            }
-        } else {
-            for (int h = head; h < levelEnd; ++h)
-                for (int k = g->offsets[queue[h]]; k < g->offsets[queue[h] + 1]; ++k)
-                    if (dist[g->index[k]] < 0) dist[g->index[k]] = level + 1, queue[tail++] = g->index[k];
-        }
-        head = levelEnd;
-        for (int i = levelEnd; i < tail; ++i) frontierEdges += g->offsets[queue[i] + 1] - g->offsets[queue[i]];
-        if (tail > levelEnd) ++level;
-    }
-    return level + 1;
-}
 static bool prepareBfs(BfsInput* b, int roots) {
     const Csr* g = &b->g; b->undirectedEdges = g->nnz / 2;
     b->root = (int*)calloc((size_t)roots, sizeof(int)), b->levels = (int*)calloc((size_t)roots, sizeof(int));
@@ -1744,11 +2203,6 @@ static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
 }
 
 // ---------------------------------------------------------------- host analysis
-static int meanLanes(const Csr* a) {  // day 37's rule: the power of two from 2 to 32 that covers the mean row
-    int lanes = 2;
-    while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1)) lanes *= 2;
-    return lanes;
-}
 static void printFormat(const Input* in) {
     const Db* f = &in->db;
     const long long blocks = f->blocks + f->sideBlocks;  // every nonzero block: what BSR stores
@@ -1765,388 +2219,7 @@ static void printCase(const XCase* xc, const Input* in) {
            xc->products, xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, xc->rulePush ? "push" : "pull", xc->paperPush ? "push" : "pull");
 }
 
-// ---------------------------------------------------------------- timing
-// snippet: time-ms
-// Day 37's timing: `runs` calls captured on `stream` as one CUDA graph and replayed, after warm-up
-// (lazy loading makes each kernel's first launch load it) and one untimed replay. With graph
-// false the same calls are launched one by one from the host, as a caller without a graph does
-// (DB stream) and as the BFS searches are (long enough to be timed so).
-static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream_t stream, int runs, bool graph) {
-    cudaGraph_t captured; cudaGraphExec_t exec;
-    cudaEvent_t start, stop; float ms = 0.0f;
-    for (int i = 0; i < (runs < kTimedRuns ? 1 : kWarmupRuns); ++i) launch(ctx);  // --small: one
-    if (graph) {
-        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < runs; ++i) launch(ctx);
-        CUDA_CHECK(cudaStreamEndCapture(stream, &captured));
-        CUDA_CHECK(cudaGraphInstantiate(&exec, captured, 0));
-        CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    }
-    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    if (graph) CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    for (int i = 0; i < runs && !graph; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(stop, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
-    if (graph) { CUDA_CHECK(cudaGraphExecDestroy(exec)); CUDA_CHECK(cudaGraphDestroy(captured)); }
-    return ms / runs;
-}
-// end snippet
-
-// ---------------------------------------------------------------- the GPU side of an input
-typedef struct {
-    int rows, cols, lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
-    int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex, *bsrOffsets, *bsrCols;
-    float *csrValue, *cscValue, *bsrValues, *dense, *x, *y;  // x padded to whole blocks, y to whole blocks + guard
-    int bsrBlockRows, bsrBlocks;
-    DbView view; void* dbArrays[24];
-    int dbArrayCount;
-    cusparseSpMatDescr_t csr;
-    cusparseDnVecDescr_t xVec, yVec;
-    cusparseMatDescr_t bsr; void* spmvBuffer;
-    cusparseHandle_t sparse;
-    cublasHandle_t blas; cudaStream_t stream;
-} GpuInput;
-static void* toDevice(const void* host, size_t bytes) {
-    void* d = NULL;
-    CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
-    if (host && bytes > 0) CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
-    return d;
-}
-static void* dbArray(GpuInput* g, const void* host, size_t bytes) { return g->dbArrays[g->dbArrayCount++] = toDevice(host, bytes); }
-// The DB format's arrays on the device, and the rule's byte counts in the view.
-static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows, int splitPieces, GpuInput* g) {
-    DbView* v = &g->view; memset(v, 0, sizeof(*v));
-    v->rows = f->rows, v->cols = f->cols, v->blockRows = f->blockRows, v->blockCols = f->blockCols, v->itemCount = itemCount;
-    v->rowBlockOffsets = (const int*)dbArray(g, f->rowBlockOffsets, ((size_t)f->blockRows + 1) * sizeof(int));
-    v->blockCol = (const int*)dbArray(g, f->blockCol, (size_t)f->blocks * sizeof(int));
-    v->blockStart = (const int*)dbArray(g, f->blockStart, ((size_t)f->blocks + 1) * sizeof(int));
-    v->entryIndex = (const unsigned char*)dbArray(g, f->entryIndex, (size_t)f->blockedNnz);
-    v->entryValue = f->entryValue ? (const float*)dbArray(g, f->entryValue, (size_t)f->blockedNnz * sizeof(float)) : NULL;
-    v->colBlockOffsets = (const int*)dbArray(g, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
-    uint4* record = (uint4*)malloc(((size_t)f->blocks * 2 + 1) * sizeof(uint4));  // one 32-byte sector a block
-    if (!record) { fprintf(stderr, "out of host memory\n"); exit(EXIT_FAILURE); }
-    for (int k = 0; k < f->blocks; ++k) {
-        record[2 * k] = make_uint4((unsigned)f->cscBlock[k].x, (unsigned)f->cscBlock[k].y, 0u, 0u);
-        memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
-    }
-    v->pushView = (const uint4*)dbArray(g, record, (size_t)f->blocks * 2 * sizeof(uint4));
-    free(record);
-    v->sideRowOffsets = (const int*)dbArray(g, f->sideRowOffsets, ((size_t)f->rows + 1) * sizeof(int));
-    v->sideCol = (const int*)dbArray(g, f->sideCol, (size_t)f->sideNnz * sizeof(int));
-    v->sideVal = f->sideVal ? (const float*)dbArray(g, f->sideVal, (size_t)f->sideNnz * sizeof(float)) : NULL;
-    v->sideColOffsets = (const int*)dbArray(g, f->sideColOffsets, ((size_t)f->cols + 1) * sizeof(int));
-    v->sideRowCsc = (const int*)dbArray(g, f->sideRowCsc, (size_t)f->sideNnz * sizeof(int));
-    v->sideValCsc = f->sideValCsc ? (const float*)dbArray(g, f->sideValCsc, (size_t)f->sideNnz * sizeof(float)) : NULL;
-    v->items = (const PullItem*)dbArray(g, items, (size_t)itemCount * sizeof(PullItem));
-    v->partials = (float*)dbArray(g, NULL, (size_t)splitPieces * kBlockDim * sizeof(float));
-    v->arrivals = (unsigned int*)dbArray(g, NULL, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int));
-    v->barrier = (unsigned long long*)dbArray(g, NULL, sizeof(unsigned long long));
-    v->decision = (int*)dbArray(g, NULL, sizeof(int));
-    CUDA_CHECK(cudaMemset(v->arrivals, 0, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int)));
-    CUDA_CHECK(cudaMemset(v->barrier, 0, sizeof(unsigned long long)));
-}
-// A BSR copy of every nonzero block (side ones too), 1 KiB each, row-major inside: cuSPARSE's.
-static void uploadBsr(const Input* in, GpuInput* g) {
-    const Csr* a = &in->a;
-    const int blockRows = in->db.blockRows, blockCols = in->db.blockCols;
-    int* offsets = (int*)calloc((size_t)blockRows + 1, sizeof(int));
-    int* mark = (int*)calloc((size_t)blockCols, sizeof(int));
-    int *pos = (int*)malloc((size_t)blockCols * sizeof(int)), *list = (int*)malloc((size_t)blockCols * sizeof(int));
-    if (!offsets || !mark || !pos || !list) { fprintf(stderr, "out of host memory for BSR\n"); exit(EXIT_FAILURE); }
-    for (int I = 0; I < blockRows; ++I) {
-        offsets[I + 1] = offsets[I];
-        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-                if (mark[a->index[k] / kBlockDim] != I + 1) mark[a->index[k] / kBlockDim] = I + 1, ++offsets[I + 1];
-    }
-    const int blocks = offsets[blockRows];
-    int* cols = (int*)malloc((size_t)blocks * sizeof(int));
-    float* values = (float*)calloc((size_t)blocks * kBlockDim * kBlockDim, sizeof(float));
-    if (!cols || !values) { fprintf(stderr, "out of host memory for BSR\n"); exit(EXIT_FAILURE); }
-    memset(mark, 0, (size_t)blockCols * sizeof(int));
-    for (int I = 0; I < blockRows; ++I) {
-        int n = 0;
-        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-                if (mark[a->index[k] / kBlockDim] != I + 1) mark[a->index[k] / kBlockDim] = I + 1, list[n++] = a->index[k] / kBlockDim;
-        qsort(list, (size_t)n, sizeof(int), compareInts);
-        for (int t = 0; t < n; ++t) pos[list[t]] = offsets[I] + t, cols[offsets[I] + t] = list[t];
-        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-                values[((size_t)pos[a->index[k] / kBlockDim] * kBlockDim + r % kBlockDim) * kBlockDim + a->index[k] % kBlockDim] = a->value[k];
-    }
-    g->bsrBlockRows = blockRows, g->bsrBlocks = blocks;
-    g->bsrOffsets = (int*)toDevice(offsets, ((size_t)blockRows + 1) * sizeof(int));
-    g->bsrCols = (int*)toDevice(cols, (size_t)blocks * sizeof(int));
-    g->bsrValues = (float*)toDevice(values, (size_t)blocks * kBlockDim * kBlockDim * sizeof(float));
-    free(offsets), free(mark), free(pos), free(list), free(cols), free(values);
-    CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
-    CUSPARSE_CHECK(cusparseSetMatType(g->bsr, CUSPARSE_MATRIX_TYPE_GENERAL));
-    CUSPARSE_CHECK(cusparseSetMatIndexBase(g->bsr, CUSPARSE_INDEX_BASE_ZERO));
-}
-static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
-// Everything of an input on the GPU: CSR and CSC, the DB format, x and y, cuSPARSE's CSR (with
-// its preprocess, outside every timed window, as day 37) and, where it fits, its BSR.
-static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g) {
-    const Csr *a = &in->a, *at = &in->at;
-    const Db* f = &in->db;
-    g->rows = a->rows, g->cols = a->cols, g->lanes = meanLanes(a);
-    g->csrOffsets = (int*)toDevice(a->offsets, ((size_t)a->rows + 1) * sizeof(int));
-    g->csrIndex = (int*)toDevice(a->index, (size_t)a->nnz * sizeof(int));
-    g->csrValue = (float*)toDevice(a->value, (size_t)a->nnz * sizeof(float));
-    g->cscOffsets = (int*)toDevice(at->offsets, ((size_t)at->rows + 1) * sizeof(int));
-    g->cscIndex = (int*)toDevice(at->index, (size_t)at->nnz * sizeof(int));
-    g->cscValue = (float*)toDevice(at->value, (size_t)at->nnz * sizeof(float));
-    g->x = (float*)toDevice(NULL, (size_t)f->blockCols * kBlockDim * sizeof(float));
-    g->y = (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
-    CUDA_CHECK(cudaMemset(g->x, 0, (size_t)f->blockCols * kBlockDim * sizeof(float)));
-    uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, g);
-    g->view.pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
-    g->view.pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
-    g->view.pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / (a->rows > 0 ? a->rows : 1));  // products: share * nnz
-    g->view.pullBytes = (float)in->pullBytesFull;
-    int perSm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
-    g->grid = small ? kSmallGridCtas : perSm * sms;
-    size_t bufferBytes = 0;
-    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex, g->csrValue, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec,
-                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
-    g->spmvBuffer = toDevice(NULL, bufferBytes);
-    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec,
-                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
-    if (bsr) uploadBsr(in, g);
-    if (in->dense) g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
-}
-static void freeGpu(GpuInput* g) {
-    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y, g->spmvBuffer,
-                   g->bsrOffsets, g->bsrCols, g->bsrValues, g->dense};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
-    for (int i = 0; i < g->dbArrayCount; ++i) CUDA_CHECK(cudaFree(g->dbArrays[i]));
-    CUSPARSE_CHECK(cusparseDestroySpMat(g->csr));
-    CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec)); CUSPARSE_CHECK(cusparseDestroyDnVec(g->yVec));
-    if (g->bsrValues) CUSPARSE_CHECK(cusparseDestroyMatDescr(g->bsr));
-}
-typedef struct { int variant; const GpuInput* g; } Call;
-// One call of one variant on the current x; every one writes all of y, inside the call.
-static void launchCall(const void* ctx) {
-    const Call* c = (const Call*)ctx;
-    const GpuInput* g = c->g; const int v = c->variant;
-    if (v == kCusparseCsr) {
-        CUSPARSE_CHECK(cusparseSpMV(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
-                                    CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
-    } else if (v == kCusparseBsr) {
-        CUSPARSE_CHECK(cusparseSbsrmv(g->sparse, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, g->bsrBlockRows, g->view.blockCols,
-                                      g->bsrBlocks, &kAlpha, g->bsr, g->bsrValues, g->bsrOffsets, g->bsrCols, kBlockDim, g->x, &kBeta, g->y));
-    } else if (v == kCublasGemv) {  // W row-major is W^T column-major: y = (W^T)^T x
-        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols, g->x, 1, &kBeta, g->y, 1));
-    } else if (v == kPlainPull) {
-        typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
-        const PullKernel k = g->lanes == 2 ? plainCsrPull<2> : g->lanes == 4 ? plainCsrPull<4> : g->lanes == 8 ? plainCsrPull<8>
-                           : g->lanes == 16 ? plainCsrPull<16> : plainCsrPull<32>;
-        const long long blocks = ((long long)g->rows * g->lanes + kThreads - 1) / kThreads;
-        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->rows, g->csrOffsets, g->csrIndex, g->csrValue, g->x, g->y);
-        CUDA_CHECK(cudaGetLastError());
-    } else if (v == kPlainPush) {
-        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
-        const long long blocks = ((long long)g->cols + kThreads - 1) / kThreads;
-        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->cols, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y);
-        CUDA_CHECK(cudaGetLastError());
-    } else {
-        const int mode = v == kDbMeta ? kMetaOnly : v == kDbPull ? kPullOnly : v == kDbPush ? kPushOnly : kAutoRule;
-        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->view, g->x, g->y, mode);
-        CUDA_CHECK(cudaGetLastError());
-    }
-}
-// One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
-// timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
-// times[v] is 0 for a variant not run or failed; decision gets DB auto's (1: push).
-static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small, double* times, int* decision) {
-    const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
-    float* hostY = (float*)malloc(yBytes);
-    if (!hostY) { fprintf(stderr, "out of host memory\n"); return 1; }
-    CUDA_CHECK(cudaMemcpy(g->x, xc->x, (size_t)in->a.cols * sizeof(float), cudaMemcpyHostToDevice));
-    int failures = 0;
-    for (int v = 0; v < kVariantCount; ++v) {
-        times[v] = 0.0;
-        if (!enabled[v]) continue;
-        const Call call = {v, g}; bool ok = true;
-        for (int pass = 0; pass < 2 && ok; ++pass) {
-            float ms = 0.0f;
-            CUDA_CHECK(cudaMemset(g->y, 0xff, yBytes));
-            if (pass == 0) launchCall(&call);
-            else ms = timeMs(launchCall, &call, g->stream, small ? kSmallTimedRuns : kTimedRuns, v != kDbAutoStream);
-            CUDA_CHECK(cudaStreamSynchronize(g->stream));
-            CUDA_CHECK(cudaMemcpy(hostY, g->y, yBytes, cudaMemcpyDeviceToHost));
-            // The metadata step alone leaves y zeroed, and BSR writes whole block rows: each is checked for what it writes.
-            if (v == kDbMeta) {
-                for (int r = 0; r < in->a.rows && ok; ++r) ok = hostY[r] == 0.0f;
-                if (!ok) fprintf(stderr, "DB meta on %s: y not zeroed\n", in->name);
-            } else {
-                if (v == kCusparseBsr) memset(hostY + in->a.rows, 0xff, yBytes - (size_t)in->a.rows * sizeof(float));
-                ok = checkY(kVariantNames[v], in, xc, hostY, pass ? " after timing" : "");
-            }
-            if (pass == 1) times[v] = ok && ms > 0.0f ? ms : 0.0;
-        }
-        if (!ok) ++failures;
-        if (v == kDbAuto) CUDA_CHECK(cudaMemcpy(decision, g->view.decision, sizeof(int), cudaMemcpyDeviceToHost));
-    }
-    free(hostY);
-    return failures;
-}
-
-// ---------------------------------------------------------------- part 1 and 3 on the GPU
-// The figures the headlines are made of, gathered over the inputs.
-typedef struct {
-    double logPlain, minPlain, logCu[DENSITY_COUNT], logBsr, minSingle, pullCopyMin, memBlocked, memHyper, logDecode;
-    int nPlain, nCu[DENSITY_COUNT], nBsr, nDecode;
-    double bfsKron, bfsMesh, bfsAutoMin, kronGteps;
-} Results;
-static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t, double copyGBs, Results* r) {
-    const double autoMs = t[kDbAuto];
-    if (!(autoMs > 0.0)) return;
-    if (in->kind == kInputDecode) {
-        if (t[kCublasGemv] > 0.0) r->logDecode += log(t[kCublasGemv] / autoMs), ++r->nDecode;
-        return;
-    }
-    const double singles = t[kDbPull] > 0.0 && t[kDbPush] > 0.0 ? fmin(t[kDbPull], t[kDbPush]) : 0.0;
-    if (singles > 0.0) r->minSingle = fmin(r->minSingle, singles / autoMs);
-    if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
-        r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
-    if (t[kCusparseBsr] > 0.0) r->logBsr += log(t[kCusparseBsr] / autoMs), ++r->nBsr;
-    if (in->a.nnz < kLargeNnz) return;
-    const double plain = t[kPlainPull] > 0.0 && t[kPlainPush] > 0.0 ? fmin(t[kPlainPull], t[kPlainPush]) : 0.0;
-    if (plain > 0.0) r->logPlain += log(plain / autoMs), ++r->nPlain, r->minPlain = fmin(r->minPlain, plain / autoMs);
-    const int d = caseIndex % kDensityCount;
-    if (t[kCusparseCsr] > 0.0) r->logCu[d] += log(t[kCusparseCsr] / autoMs), ++r->nCu[d];
-}
-// One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
-static int runInputGpu(const Input* in, int sms, bool small, double copyGBs, cusparseHandle_t sparse, cublasHandle_t blas,
-                       cudaStream_t stream, Results* r) {
-    bool enabled[kVariantCount];
-    const bool decode = in->kind == kInputDecode;
-    for (int v = 0; v < kVariantCount; ++v)
-        enabled[v] = !decode || v == kCublasGemv || v == kPlainPull || v == kPlainPush || v == kDbPull || v == kDbPush || v == kDbAuto;
-    enabled[kCublasGemv] = decode, enabled[kCusparseCsr] = !decode;
-    // BSR stores every nonzero block at 1 KiB; a matrix whose blocks hold one nonzero each would need 1 KiB a nonzero.
-    const bool bsr = !decode && (double)(in->db.blocks + in->db.sideBlocks) * kBlockDim * kBlockDim * sizeof(float) <= kBsrMaxBytes;
-    enabled[kCusparseBsr] = bsr;
-    GpuInput g; memset(&g, 0, sizeof(g));
-    g.sparse = sparse, g.blas = blas, g.stream = stream;
-    setupGpu(in, sms, small, bsr, &g);
-    printf("\nGPU, %s: microseconds a call (graph replay of %d), auto's direction, auto against the faster plain kernel and %s\n", in->name,
-           small ? kSmallTimedRuns : kTimedRuns, decode ? "cuBLAS" : "cuSPARSE");
-    int failures = 0;
-    for (int c = 0; c < in->caseCount; ++c) {
-        const XCase* xc = &in->cases[c];
-        double t[kVariantCount]; int decision = 0;
-        failures += runCase(in, xc, &g, enabled, small, t, &decision);
-        char line[640];
-        int n = snprintf(line, sizeof(line), "~ %s %-9s d=%-6g", in->name, kPatternNames[xc->pattern], xc->density);
-        for (int v = 0; v < kVariantCount; ++v) {
-            if (!enabled[v]) continue;
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %.2f", kVariantNames[v], t[v] * 1e3);
-            if (v == kDbAutoStream && !decode) n += snprintf(line + n, sizeof(line) - (size_t)n, " paper %.2f", t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
-            if (v == kDbAuto) n += snprintf(line + n, sizeof(line) - (size_t)n, " %s", decision ? "push" : "pull");
-        }
-        const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30, t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
-        const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
-        printf("%s | %.2fx, %.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
-        collect(in, xc, c, t, copyGBs, r);
-        if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
-            printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n", in->name, t[kDbPull] > 0.0 ? in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 : 0.0,
-                   in->name, t[kPlainPull] > 0.0 ? xc->plainPullBytes / (t[kPlainPull] * 1e-3) / 1e9 : 0.0);
-    }
-    freeGpu(&g);
-    return failures;
-}
-
-// ---------------------------------------------------------------- part 2 on the GPU
-enum BfsVariant { kDay38, kDbBfsPush, kDbBfsPull, kDbBfsAuto, kBfsVariants };
-static const char* const kBfsNames[kBfsVariants] = {"day 38, edge-balanced grid loop", "DB-BFS push-only", "DB-BFS pull-only", "DB-BFS auto"};
-typedef struct { int variant, source, grid38, gridDb; BfsArrays a; DbBfs b; cudaStream_t stream; } BfsCall;
-static void launchBfs(const void* ctx) {
-    BfsCall c = *(const BfsCall*)ctx;
-    if (c.variant == kDay38) {
-        void* args[] = {&c.a, &c.source};
-        CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(c.grid38), dim3(kThreadsPerBlock), args, 0, c.stream));
-        return;
-    }
-    int mode = c.variant == kDbBfsPush ? kPushOnly : c.variant == kDbBfsPull ? kPullOnly : kAutoRule;
-    void* args[] = {&c.b, &c.source, &mode};
-    CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0, c.stream));
-}
-// One graph: both BFS codes on the device, every search judged exactly against the CPU's, then
-// timed call by call (a search is hundreds of microseconds); GTEPS as Graph500's harmonic mean.
-static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t stream, double* gteps) {
-    const Csr* g = &bi->g;
-    const int n = g->rows, words = (n + 31) / 32;
-    PullItem* items = NULL;
-    int itemCount = 0, splitRows = 0, splitPieces = 0;
-    if (!buildItems(&bi->db, itemEntriesFor(g->nnz, small), &items, &itemCount, &splitRows, &splitPieces)) {
-        fprintf(stderr, "out of host memory\n");
-        return 1;
-    }
-    GpuInput holder; memset(&holder, 0, sizeof(holder));
-    uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &holder);
-    free(items); BfsCall c;
-    memset(&c, 0, sizeof(c));
-    c.stream = stream;
-    int* offsets = (int*)toDevice(g->offsets, ((size_t)n + 1) * sizeof(int));
-    int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
-    const int pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
-    c.a = {offsets, cols, (int*)toDevice(NULL, (size_t)n * sizeof(int)), (int*)toDevice(NULL, (size_t)n * sizeof(int)),
-           (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int)), (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int)),
-           (int2*)toDevice(NULL, (size_t)pieceCapacity * sizeof(int2)), n, pieceCapacity, kHeavyDegree};
-    c.b.v = holder.view, c.b.n = n, c.b.words = words, c.b.entries = g->nnz, c.b.degreeOffsets = offsets;
-    c.b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int)), c.b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
-    c.b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    c.b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    c.b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
-    c.b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
-    int perSm38 = 0, perSmDb = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm38, bfsGridLoop, kThreadsPerBlock, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfs, kThreads, 0));
-    c.grid38 = small ? kSmallGridCtas : perSm38 * sms, c.gridDb = small ? kSmallGridCtas : perSmDb * sms;
-    int* got = (int*)malloc((size_t)n * sizeof(int));
-    int failures = 0; double seconds[kBfsVariants];
-    for (int v = 0; v < kBfsVariants; ++v) {
-        c.variant = v; double inverseTeps = 0.0;
-        seconds[v] = 0.0;
-        bool ok = got != NULL;
-        for (int r = 0; r < bi->roots && ok; ++r) {
-            c.source = bi->root[r]; launchBfs(&c);
-            CUDA_CHECK(cudaStreamSynchronize(stream));
-            CUDA_CHECK(cudaMemcpy(got, v == kDay38 ? c.a.dist : c.b.dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
-            for (int u = 0; u < n && ok; ++u)
-                if (got[u] != bi->dist[r][u]) {
-                    fprintf(stderr, "%s on %s, root %d: vertex %d at distance %d, want %d\n", kBfsNames[v], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
-                    ok = false;
-                }
-            const double ms = timeMs(launchBfs, &c, stream, small ? 1 : kBfsTimedRuns, false);
-            seconds[v] += ms * 1e-3 / bi->roots;
-            inverseTeps += ms * 1e-3 / (double)(bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1);
-        }
-        failures += !ok;
-        gteps[v] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
-        printf("~ %s %-32s %9.4f ms a search (mean of %d roots) %8.3f GTEPS (harmonic mean)", bi->name, kBfsNames[v], seconds[v] * 1e3, bi->roots, gteps[v]);
-        printf(v == kDbBfsAuto ? ", %.2fx day 38's\n" : "\n", gteps[kDay38] > 0.0 ? gteps[v] / gteps[kDay38] : 0.0);
-    }
-    free(got);
-    void* all[] = {offsets, cols, c.a.dist, c.a.queue, c.a.visited, c.a.pieces, c.a.counts, c.b.dist, c.b.queue, c.b.visited, c.b.frontier, c.b.counts, c.b.edges};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
-    for (int i = 0; i < holder.dbArrayCount; ++i) CUDA_CHECK(cudaFree(holder.dbArrays[i]));
-    return failures;
-}
-
 // ---------------------------------------------------------------- the steps of main
-typedef struct { bool small; int roots, fileCount; const char* files[kMaxInputs]; } Options;
 // Step 1: flags. Returns 0, or 1 after the one line that says what is wrong.
 static int parseFlags(int argc, char** argv, Options* o) {
     for (int a = 1; a < argc; ++a) {
@@ -2217,56 +2290,6 @@ static bool prepareInput(Input* in, bool small) {
     if (!ok) fprintf(stderr, "%s: out of host memory\n", in->name);
     return ok;
 }
-// The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus written,
-// launched from the host (a graph's copy node runs slower: day 37's notes). Returns its GB/s.
-static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
-    cudaDeviceProp prop; int driver = 0, runtime = 0;
-    CUDA_CHECK(cudaSetDevice(0)); CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    *sms = prop.multiProcessorCount;
-    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major, prop.minor,
-           prop.multiProcessorCount, driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
-    void *src = toDevice(NULL, bytes), *dst = toDevice(NULL, bytes);
-    cudaEvent_t start, stop; float ms = 0.0f;
-    CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
-    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < kWarmupRuns + kTimedRuns; ++i) {
-        if (i == kWarmupRuns) CUDA_CHECK(cudaEventRecord(start, stream));
-        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
-    }
-    CUDA_CHECK(cudaEventRecord(stop, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(dst)); CUDA_CHECK(cudaFree(src));
-    ms /= kTimedRuns;
-    const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
-    printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n", bytes / 1e6, ms, gbs);
-    printf("plotspec: pull | bar | Pull bandwidth at d = 0.1 against the copy ceiling | input | GB/s (bytes each must read)\n");
-    return gbs;
-}
-static double geomean(double logSum, int n) { return n > 0 ? exp(logSum / n) : 0.0; }
-// The headlines: the goals of the lesson, one line each (the README gives each goal's target).
-static void printGoals(const Results* r, bool generated) {
-    if (generated) {
-        printf("headline: db_pull_copy_fraction = %.3f\n", r->pullCopyMin);
-        printf("headline: auto_vs_best_plain_geomean = %.2f\n", geomean(r->logPlain, r->nPlain));
-        printf("headline: auto_vs_best_plain_min = %.2f\n", r->nPlain ? r->minPlain : 0.0);
-        printf("headline: auto_vs_cusparse_d0.01 = %.2f\n", geomean(r->logCu[1], r->nCu[1]));
-        printf("headline: auto_vs_cusparse_d0.0001 = %.2f\n", geomean(r->logCu[3], r->nCu[3]));
-        printf("headline: auto_vs_cusparse_bsr_geomean = %.2f\n", geomean(r->logBsr, r->nBsr));
-    }
-    if (r->minSingle < 1e30) printf("headline: auto_vs_best_single_path_min = %.2f\n", r->minSingle);
-    if (generated) {
-        printf("headline: memory_blocked_max = %.3f\n", r->memBlocked);
-        printf("headline: memory_hypersparse_max = %.3f\n", r->memHyper);
-        printf("headline: dbbfs_vs_day38_best_kron21 = %.2f\n", r->bfsKron);
-        printf("headline: dbbfs_vs_day38_best_mesh = %.2f\n", r->bfsMesh);
-        printf("headline: dbbfs_kron21_gteps = %.2f\n", r->kronGteps);
-        printf("headline: decode_vs_cublas_gemv = %.2f\n", geomean(r->logDecode, r->nDecode));
-    }
-    if (r->bfsAutoMin < 1e30) printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
-}
 // Step 3 for part 2: the BFS graphs and their CPU searches. False after the line saying why.
 static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* graphs, int* graphCount) {
     *graphCount = 0;
@@ -2292,22 +2315,6 @@ static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* 
         else printf("  %d roots (random vertices with an edge), up to %d levels a search\n", b->roots, most);
     }
     return true;
-}
-// Part 2 on the GPU: every graph, and the BFS headlines.
-static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small, cudaStream_t stream, Results* r) {
-    int failures = 0;
-    for (int i = 0; i < graphCount; ++i) {
-        if (graphs[i].roots == 0) continue;
-        double gteps[kBfsVariants];
-        failures += runBfsGpu(&graphs[i], sms, small, stream, gteps);
-        const double best = fmax(gteps[kDbBfsPush], gteps[kDbBfsPull]);
-        if (best > 0.0) r->bfsAutoMin = fmin(r->bfsAutoMin, gteps[kDbBfsAuto] / best);
-        const double ratio = gteps[kDay38] > 0.0 ? gteps[kDbBfsAuto] / gteps[kDay38] : 0.0;
-        if (i == 0 && strncmp(graphs[i].name, "kron", 4) == 0) r->bfsKron = ratio, r->kronGteps = gteps[kDbBfsAuto];
-        if (strcmp(graphs[i].name, "fe-mesh") == 0) r->bfsMesh = ratio;
-    }
-    if (failures == 0) printf("  every search of every root matches the CPU's distances exactly\n");
-    return failures;
 }
 int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a)
