@@ -26,7 +26,13 @@
 // Run: ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)
 // Train: ./spmm --train
 
-#include <stdint.h>  // the reader's copy below brings the C library headers it and the lesson use
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -91,37 +97,41 @@ static const uint64_t kSeedBlock = 0x626c6f636b733339ull, kSeedWeights = 0x77656
 static const uint64_t kSeedTrain = 0x747261696e696e67ull, kSeedRandomConfig = 42;  // 42: Table 5's random pick
 static const char* const kDataPath = "cuda-words.mtx";
 static const int kMaxInputs = 10;  // the seven and three reordered copies
+static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
+static const char* const kFamilyNames[] = {"power-law", "mesh", "banded", "road", "community", "bipartite", "dense-block", "random"};
+static const int kFamilyCount = 8, kFamilyMembers = 32;
+static const long long kTrainMaxNnz = 2000000;
 
-// ---------------------------------------------------------------- error macros
-#define CUDA_CHECK(call)                                                   \
-    do {                                                                   \
-        cudaError_t status_ = (call);                                      \
-        if (status_ != cudaSuccess) {                                      \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,  \
-                    #call, cudaGetErrorString(status_));                   \
-            exit(EXIT_FAILURE);                                            \
-        }                                                                  \
+// ---------------------------------------------------------------- error macros (verbatim copies of common/cuda-check.h)
+#define CUDA_CHECK(call)                                                         \
+    do {                                                                         \
+        cudaError_t status_ = (call);                                            \
+        if (status_ != cudaSuccess) {                                            \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                    cudaGetErrorString(status_));                                \
+            exit(EXIT_FAILURE);                                                  \
+        }                                                                        \
     } while (0)
-#define CUSPARSE_CHECK(call)                                               \
-    do {                                                                   \
-        cusparseStatus_t status_ = (call);                                 \
-        if (status_ != CUSPARSE_STATUS_SUCCESS) {                          \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,  \
-                    #call, cusparseGetErrorString(status_));               \
-            exit(EXIT_FAILURE);                                            \
-        }                                                                  \
+#define CUSPARSE_CHECK(call)                                                     \
+    do {                                                                         \
+        cusparseStatus_t status_ = (call);                                       \
+        if (status_ != CUSPARSE_STATUS_SUCCESS) {                                \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                    cusparseGetErrorString(status_));                            \
+            exit(EXIT_FAILURE);                                                  \
+        }                                                                        \
     } while (0)
-#define CUBLAS_CHECK(call)                                                 \
-    do {                                                                   \
-        cublasStatus_t status_ = (call);                                   \
-        if (status_ != CUBLAS_STATUS_SUCCESS) {                            \
-            fprintf(stderr, "%s:%d: %s failed: cuBLAS status %d\n",        \
-                    __FILE__, __LINE__, #call, (int)status_);              \
-            exit(EXIT_FAILURE);                                            \
-        }                                                                  \
+#define CUBLAS_CHECK(call)                                                                     \
+    do {                                                                                       \
+        cublasStatus_t status_ = (call);                                                       \
+        if (status_ != CUBLAS_STATUS_SUCCESS) {                                                \
+            fprintf(stderr, "%s:%d: %s failed: cuBLAS status %d\n", __FILE__, __LINE__, #call, \
+                    (int)status_);                                                             \
+            exit(EXIT_FAILURE);                                                                \
+        }                                                                                      \
     } while (0)
 
-// ---------------------------------------------------------------- data structures
+// ---------------------------------------------------------------- types
 // CSR with sorted, unique column indices in every row.
 struct Csr {
     int n, nnz;
@@ -164,8 +174,1139 @@ struct TreeNode { int feature; double threshold; int left, right; Config leaf; }
 struct Tree { int dim, nodeCount; TreeNode nodes[kMaxTreeNodes]; };
 struct Model { char path[256], provenance[160], lofo[64]; int treeCount; Tree trees[kMaxDims]; };  // the "# gpu:", "# leave-one..." lines
 struct Options { int small, train, dims[kMaxDims], dimCount, pathCount; const char* modelPath; char** paths; };
+// A growing list of (row, column, value) triples, from which every CSR of the lesson is built.
+struct Triples {
+    long long count, cap;
+    int *row, *col;
+    float* val;
+};
+struct DeviceInput {  // the same structs, their arrays in device memory
+    Csr a;
+    Pcsr pcsr[3];
+    float *B, *C;  // n x dim each, row-major
+};
+// One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind one function, so that checking and timing
+// treat them all alike.
+struct LaunchCtx {
+    const DeviceInput* d;
+    int dim;
+    Config cfg;
+    cudaStream_t stream;
+    cusparseHandle_t handle;  // cuSPARSE's: handle, descriptors, algorithm, work buffer
+    cusparseSpMatDescr_t matA;
+    cusparseDnMatDescr_t matB, matC;
+    cusparseSpMMAlg_t alg;
+    void* buffer;
+};
+// The CPU's answer on the device (want and tol at pitch refDim) and a counter, for countWrong.
+struct Judge {
+    const DeviceInput* d;
+    const float *want, *tol;
+    int refDim, dim;
+    unsigned long long* wrong;  // device: count, first index
+    const char* inputName;
+};
+// Per (input, dim): every configuration's time (0 when it failed) and the baselines'.
+struct DimResult {
+    int dim, configCount, best, cusparseAlg;
+    Config configs[kMaxConfigs];
+    float ms[kMaxConfigs], cusparseMs, basicMs;
+};
+// One dim's training data: per graph its features and, per configuration, its normalized performance (best time / its time; 0 when it
+// failed).
+struct TrainSet {
+    int dim, samples, configCount;
+    Config configs[kMaxConfigs];
+    double *x, *perf;  // samples x kFeatureCount; samples x configCount
+};
+struct ValueOf { double value; int sample; };
+struct DegreeOf { int degree, id; };
+struct GcnCtx {
+    cublasHandle_t blas;
+    int n, width[3];
+    const float *x, *weight[2];
+    float *transformed[2], *aggregated[2];  // X W1 and H1 W2; H1 (relu'd in place) and Z
+    void (*aggregate)(const void*);         // launchCusparse or launchEngine, on agg[layer]
+    LaunchCtx agg[2];
+};
 
-// ---------------------------------------------------------------- input loader and generators
+// ---------------------------------------------------------------- prototypes of the plumbing below
+static void* checkedMalloc(size_t bytes);
+static int ceilDiv(int a, int b);
+static int maxFFor(int dim);
+static uint64_t splitmix64(uint64_t* state);
+static uint64_t hash64(uint64_t x);
+static float denseValue(int row, int col);
+static void freeInputs(Input* inputs, int count);
+static void generateTrainGraph(int family, int member, Input* in);
+static int readModel(const char* path, Model* m);
+
+// ---------------------------------------------------------------- kernels
+// snippet: basic-kernel
+// Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per column of C, every lane reading the row's
+// column index and value itself (the 32 reads of one address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the
+// row is walked once per strip.
+// Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y = ceil(dim / 32).
+__global__ void spmmBasic(int n, const int* __restrict__ rowPtr, const int* __restrict__ colIdx,
+                          const float* __restrict__ val, const float* __restrict__ B, float* __restrict__ C, int dim) {
+    const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
+    const int col = blockIdx.y * kWarpSize + threadIdx.x % kWarpSize;
+    if (row >= n || col >= dim) return;  // no shuffles below, so a lane may leave alone
+    float acc = 0.0f;
+    for (int e = rowPtr[row]; e < rowPtr[row + 1]; ++e) acc += val[e] * B[(size_t)colIdx[e] * dim + col];
+    C[(size_t)row * dim + col] = acc;
+}
+// end snippet
+// N = 1, 2 or 4 consecutive floats in one load instruction (p aligned to 4 N bytes).
+template <int N>
+__device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out) {
+    if (N == 4) {
+        const float4 x = __ldg((const float4*)p);
+        out[0] = x.x, out[1] = x.y, out[2] = x.z, out[3] = x.w;
+    } else if (N == 2) {
+        const float2 x = __ldg((const float2*)p);
+        out[0] = x.x, out[1] = x.y;
+    } else {
+        out[0] = __ldg(p);
+    }
+}
+// A lane's F columns of one B row. Packed: F consecutive columns from c0, loaded as float4s (F a multiple of 4) or float2s, one instruction
+// for four or two (the host packs only when dim keeps every B row aligned to them). Otherwise strided: c0 + 32 j, one coalesced warp load
+// per column.
+template <int F, bool Packed>
+__device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int dim, float (&b)[F]) {
+    constexpr int step = !Packed ? 1 : F % 4 == 0 ? 4 : F % 2 == 0 ? 2 : 1;
+#pragma unroll
+    for (int q = 0; q < F; q += step) {
+        const int c = Packed ? c0 + q : c0 + kWarpSize * q;
+        if (c < dim) {
+            loadRun<step>(row + c, b + q);
+        } else {
+#pragma unroll
+            for (int r = 0; r < step; ++r) b[q + r] = 0.0f;
+        }
+    }
+}
+// snippet: engine-loop
+// The work unit's vectors, 32 at a time: each lane loads one vector (column and V values, coalesced), then the warp walks them with
+// shuffles, so A is read once, not once per lane. Per vector a lane loads its F elements of one B row and uses each V times (blocking), and
+// the column index F times (coarsening).
+template <int V, int F, bool Packed>
+__device__ __forceinline__ void accumulate(int begin, int end, const int* __restrict__ vecCol,
+                                           const float* __restrict__ vecVal, const float* __restrict__ B, int dim,
+                                           int c0, float (&acc)[V][F]) {
+    const int lane = threadIdx.x % kWarpSize;
+    for (int chunk = begin; chunk < end; chunk += kWarpSize) {
+        int myCol = 0;
+        float myVal[V] = {};
+        if (chunk + lane < end) {
+            myCol = vecCol[chunk + lane];
+            loadRun<V == 4 ? 4 : V == 2 ? 2 : 1>(vecVal + (size_t)(chunk + lane) * V, myVal);
+        }
+        const int staged = min(kWarpSize, end - chunk);  // the same in every lane
+#pragma unroll 4
+        for (int t = 0; t < staged; ++t) {
+            const int col = __shfl_sync(0xffffffffu, myCol, t);
+            float a[V], b[F];
+#pragma unroll
+            for (int k = 0; k < V; ++k) a[k] = __shfl_sync(0xffffffffu, myVal[k], t);
+            loadB<F, Packed>(B + (size_t)col * dim, c0, dim, b);
+#pragma unroll
+            for (int j = 0; j < F; ++j) {
+#pragma unroll
+                for (int k = 0; k < V; ++k) acc[k][j] = fmaf(a[k], b[j], acc[k][j]);
+            }
+        }
+    }
+}
+// end snippet
+// snippet: engine
+// The parametric engine. One warp owns one work unit: a panel of V rows (S = false) or a piece of one (S = true; unitPanel is TRow). The
+// warp covers 32 F columns of C, lane l the F columns from c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle
+// (the MAC-job gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the only piece of a whole panel
+// stores, as S = false does, so balancing costs little where no row is long.
+// Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <= 256.
+template <int V, int F, bool S>
+__global__ void spmmEngine(int units, const int* __restrict__ unitStart, const int* __restrict__ unitPanel,
+                           const int* __restrict__ vecCol, const float* __restrict__ vecVal,
+                           const float* __restrict__ B, float* __restrict__ C, int n, int dim, int packed) {
+    const int unit = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
+    if (unit >= units) return;  // the same unit in the whole warp, so the warp leaves together
+    const int lane = threadIdx.x % kWarpSize;
+    const int c0 = blockIdx.y * kWarpSize * F + (packed ? lane * F : lane);
+    float acc[V][F] = {};
+    if (packed) accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
+    else accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
+    const int tag = S ? unitPanel[unit] : unit, panel = tag >= 0 ? tag : -1 - tag;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const int row = panel * V + k;
+        if (row >= n) continue;  // the missing rows of a last, part-empty panel
+#pragma unroll
+        for (int j = 0; j < F; ++j) {
+            const int c = packed ? c0 + j : c0 + kWarpSize * j;
+            if (c >= dim) continue;
+            if (S && tag < 0) {
+                atomicAdd(&C[(size_t)row * dim + c], acc[k][j]);
+            } else {
+                C[(size_t)row * dim + c] = acc[k][j];
+            }
+        }
+    }
+}
+// end snippet
+typedef void (*EngineKernel)(int, const int*, const int*, const int*, const float*, const float*, float*, int, int, int);
+#define ENGINE_ROW(V, S) \
+    { spmmEngine<V, 1, S>, spmmEngine<V, 2, S>, spmmEngine<V, 3, S>, spmmEngine<V, 4, S>, \
+      spmmEngine<V, 5, S>, spmmEngine<V, 6, S>, spmmEngine<V, 7, S>, spmmEngine<V, 8, S> }
+static const EngineKernel kEngines[3][2][kMaxF] = {{ENGINE_ROW(1, false), ENGINE_ROW(1, true)}, {ENGINE_ROW(2, false), ENGINE_ROW(2, true)},
+                                                   {ENGINE_ROW(4, false), ENGINE_ROW(4, true)}};
+#undef ENGINE_ROW
+// The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the first of them, against the reference at
+// its own pitch. NaN fails (!(err <= tol)).
+// Launch: any grid; a grid-stride loop covers n * dim.
+__global__ void countWrong(const float* __restrict__ got, const float* __restrict__ want, const float* __restrict__ tol,
+                           long long count, int dim, int pitch, unsigned long long* wrong) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
+        const long long at = (i / dim) * pitch + i % dim;
+        if (!(fabsf(got[i] - want[at]) <= tol[at])) {
+            atomicAdd(&wrong[0], 1ull);
+            atomicMin(&wrong[1], (unsigned long long)i);
+        }
+    }
+}
+// Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the empty ones, which no piece writes. A
+// block clears 256 / dim rows (one when dim >= 256), each row's columns by consecutive threads.
+// Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >= count * V.
+__global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim, float* __restrict__ C) {
+    const int width = dim < 256 ? dim : 256, r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
+    const int row = threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
+    for (int c = threadIdx.x % width; row < n && c < dim; c += width) C[(size_t)row * dim + c] = 0.0f;
+}
+// The GCN's activation between its layers, in place.
+// Launch: one thread per element; gridDim.x * blockDim.x >= count.
+__global__ void reluInPlace(float* __restrict__ x, long long count) {
+    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) x[i] = fmaxf(x[i], 0.0f);
+}
+
+// ---------------------------------------------------------------- CPU judge
+// snippet: reference
+// The judge, in double, at the widest dim (a narrower dim is its first columns). Whatever order a kernel adds in (a warp's loop, pieces
+// joined by atomics, cuSPARSE's own), each of a row's deg products meets at most deg roundings of fp32 (u = 2^-24), so |error| <=
+// gamma(deg) sum |a_ij b_jk| with gamma(k) = k u / (1 - k u); deg + 2 leaves room for rounding want itself, padding adds exact zeros, and a
+// tiny floor keeps a row that cancels to 0 from needing exactly 0. The test is written !(err <= tol), so NaN fails.
+static void cpuReference(const Csr* a, const float* B, int dim, float* want, float* tol) {
+    double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
+    double* mag = acc + dim;
+    for (int i = 0; i < a->n; ++i) {
+        for (int k = 0; k < dim; ++k) acc[k] = 0.0, mag[k] = 0.0;
+        for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
+            const double v = a->val[e];
+            const float* bRow = B + (size_t)a->colIdx[e] * dim;
+            for (int k = 0; k < dim; ++k) acc[k] += v * (double)bRow[k], mag[k] += fabs(v * (double)bRow[k]);
+        }
+        const double ku = (double)(a->rowPtr[i + 1] - a->rowPtr[i] + 2) * 0x1p-24;
+        for (int k = 0; k < dim; ++k) want[(size_t)i * dim + k] = (float)acc[k], tol[(size_t)i * dim + k] = (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
+    }
+    free(acc);
+}
+// end snippet
+static double gammaOf(int k) { return k * 0x1p-24 / (1.0 - k * 0x1p-24); }
+// The CPU GCN in double, carrying for every element a bound on how far an fp32 computation in any order can be from it: a sum of k terms
+// whose inputs are each off by e_t is off by at most sum |w_t| e_t + gamma(k + 2) sum |w_t| (|x_t| + e_t); relu does not widen an error.
+// Per layer Y = A (H W): the dense product first (H n x k, W k x m), then the aggregation, relu after layer 1.
+static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, const float* w, int m, int relu, double* y, double* yErr) {
+    double* t = (double*)checkedMalloc((size_t)a->n * m * 2 * sizeof(double));
+    double* tErr = t + (size_t)a->n * m;
+    for (int i = 0; i < a->n; ++i) {
+        for (int j = 0; j < m; ++j) {
+            double sum = 0.0, carried = 0.0, mag = 0.0;
+            for (int q = 0; q < k; ++q) {
+                const double x = h[(size_t)i * k + q], e = hErr[(size_t)i * k + q], wq = w[(size_t)q * m + j];
+                sum += x * wq, carried += fabs(wq) * e, mag += fabs(wq) * (fabs(x) + e);
+            }
+            t[(size_t)i * m + j] = sum, tErr[(size_t)i * m + j] = carried + gammaOf(k + 2) * mag;
+        }
+    }
+    for (int i = 0; i < a->n; ++i) {
+        const double g = gammaOf(a->rowPtr[i + 1] - a->rowPtr[i] + 2);
+        for (int j = 0; j < m; ++j) {
+            double sum = 0.0, carried = 0.0, mag = 0.0;
+            for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
+                const size_t at = (size_t)a->colIdx[e] * m + j;
+                const double v = a->val[e];
+                sum += v * t[at], carried += fabs(v) * tErr[at], mag += fabs(v) * (fabs(t[at]) + tErr[at]);
+            }
+            y[(size_t)i * m + j] = relu && sum < 0.0 ? 0.0 : sum, yErr[(size_t)i * m + j] = carried + g * mag;
+        }
+    }
+    free(t);
+}
+
+// ---------------------------------------------------------------- PCSR and its features
+// snippet: pcsr-build
+// Blocking: for each panel of V rows, merge the rows' sorted column lists; every distinct column becomes one vector, and a row that lacks
+// the column contributes a zero. Pass 0 counts, pass 1 fills. Balancing: SG is one mean panel rounded up to whole staging passes of 32
+// vectors, or less when that leaves fewer than kTargetPieces pieces; every non-empty panel is cut into pieces of at most SG vectors, each
+// remembering its panel (TRow).
+static void buildPcsr(const Csr* a, int V, Pcsr* p) {
+    int cursor[4], end[4];
+    memset(p, 0, sizeof(*p));
+    p->V = V, p->panels = ceilDiv(a->n, V);
+    p->panelPtr = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
+    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) * sizeof(int));  // a vector holds at least one entry
+    p->vecVal = (float*)checkedMalloc((size_t)(a->nnz + 1) * V * sizeof(float));
+    for (int q = 0; q < p->panels; ++q) {
+        p->panelPtr[q] = p->vectors;
+        for (int k = 0; k < V; ++k) cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0, end[k] = q * V + k < a->n ? a->rowPtr[q * V + k + 1] : 0;
+        for (;;) {
+            int col = INT_MAX;  // the smallest column of the panel not yet taken
+            for (int k = 0; k < V; ++k) col = cursor[k] < end[k] && a->colIdx[cursor[k]] < col ? a->colIdx[cursor[k]] : col;
+            if (col == INT_MAX) break;
+            for (int k = 0; k < V; ++k) {
+                const int has = cursor[k] < end[k] && a->colIdx[cursor[k]] == col;
+                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f, cursor[k] += has;
+            }
+            p->vecCol[p->vectors++] = col;
+        }
+        p->nonEmpty += p->vectors > p->panelPtr[q];
+    }
+    p->panelPtr[p->panels] = p->vectors;
+    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1, enough = ceilDiv(p->vectors, kTargetPieces);
+    p->splitGranularity = kWarpSize * (ceilDiv(mean < enough ? mean : enough, kWarpSize) > 0 ? ceilDiv(mean < enough ? mean : enough, kWarpSize) : 1);
+    for (int q = 0; q < p->panels; ++q) p->pieces += ceilDiv(p->panelPtr[q + 1] - p->panelPtr[q], p->splitGranularity);
+    p->pieceStart = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
+    p->pieceRow = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
+    p->zeroPanels = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
+    for (int q = 0, k = 0; q < p->panels; ++q) {
+        const int cut = p->panelPtr[q + 1] - p->panelPtr[q] > p->splitGranularity;
+        if (cut || p->panelPtr[q + 1] == p->panelPtr[q]) p->zeroPanels[p->zeroCount++] = q;
+        for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity) p->pieceStart[k] = e, p->pieceRow[k++] = cut ? -1 - q : q;
+    }
+    p->pieceStart[p->pieces] = p->vectors;
+}
+// end snippet
+// snippet: features
+// The paper's 15 features in three groups, all counted on the host from the CSR and the PCSR, so the decider's answer is known before the
+// GPU runs. Size: n, n_hat (non-empty rows), nnz, delta = n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat
+// (standard deviation over mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty panel. Locality: rho
+// = nnz / n^2, b and b_max (a row's last column minus its first: mean and largest), PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values
+// that are padding.
+static void analyseInput(Input* in) {
+    const Csr* a = &in->a;
+    double sumSq = 0.0, band = 0.0, nHat = 0.0, dMax = 0.0, bMax = 0.0;
+    for (int i = 0; i < a->n; ++i) {
+        const int d = a->rowPtr[i + 1] - a->rowPtr[i];
+        if (d == 0) continue;
+        const double width = a->colIdx[a->rowPtr[i + 1] - 1] - a->colIdx[a->rowPtr[i]];
+        nHat += 1.0, sumSq += (double)d * d, band += width;
+        dMax = d > dMax ? d : dMax, bMax = width > bMax ? width : bMax;
+    }
+    const double n = a->n, nnz = a->nnz, nh = nHat > 0 ? nHat : 1;
+    const double varAll = sumSq / n - (nnz / n) * (nnz / n), varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
+    for (int v = 0; v < kVCount; ++v) buildPcsr(a, kVChoices[v], &in->pcsr[v]);
+    double splitRatio[2];
+    for (int v = 0; v < 2; ++v) splitRatio[v] = in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
+    const double values[kFeatureCount] = {n, nHat, nnz, nHat / n, nnz / n, nnz / nh, dMax, nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
+                                          nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0, splitRatio[0], splitRatio[1], nnz / (n * n),
+                                          band / nh, bMax, 1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
+    memcpy(in->feature, values, sizeof(values));
+}
+// end snippet
+
+// ---------------------------------------------------------------- timing and launchers
+static int vIndex(int V) { return V == 1 ? 0 : V == 2 ? 1 : 2; }
+// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple of it.
+static int packedFor(int F, int dim) { return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0; }
+// snippet: launch-engine
+static void launchEngine(const void* p) {
+    const LaunchCtx* x = (const LaunchCtx*)p;
+    const Config c = x->cfg;
+    const Pcsr* q = &x->d->pcsr[vIndex(c.V)];
+    const int n = x->d->a.n, units = c.S ? q->pieces : q->panels;
+    if (c.S && q->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
+        CUDA_CHECK(cudaMemsetAsync(x->d->C, 0, (size_t)n * x->dim * sizeof(float), x->stream));
+    } else if (c.S && q->zeroCount > 0) {
+        zeroRows<<<ceilDiv(q->zeroCount * c.V, 256 / (x->dim < 256 ? x->dim : 256)), 256, 0, x->stream>>>(q->zeroPanels, q->zeroCount, c.V, n, x->dim, x->d->C);
+        CUDA_CHECK(cudaGetLastError());
+    }
+    if (units == 0) return;
+    const dim3 grid(ceilDiv(units, c.W), ceilDiv(x->dim, kWarpSize * c.F));
+    kEngines[vIndex(c.V)][c.S][c.F - 1]<<<grid, kWarpSize * c.W, 0, x->stream>>>(
+        units, c.S ? q->pieceStart : q->panelPtr, q->pieceRow, q->vecCol, q->vecVal, x->d->B, x->d->C, n, x->dim, packedFor(c.F, x->dim));
+    CUDA_CHECK(cudaGetLastError());
+}
+// end snippet
+static void launchBasic(const void* p) {
+    const LaunchCtx* x = (const LaunchCtx*)p;
+    const Csr* a = &x->d->a;
+    const dim3 grid(ceilDiv(a->n, kBasicWarpsPerBlock), ceilDiv(x->dim, kWarpSize));
+    spmmBasic<<<grid, kWarpSize * kBasicWarpsPerBlock, 0, x->stream>>>(a->n, a->rowPtr, a->colIdx, a->val, x->d->B, x->d->C, x->dim);
+    CUDA_CHECK(cudaGetLastError());
+}
+static void launchCusparse(const void* p) {
+    const LaunchCtx* x = (const LaunchCtx*)p;
+    const float alpha = 1.0f, beta = 0.0f;
+    CUSPARSE_CHECK(cusparseSpMM(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                x->matA, x->matB, &beta, x->matC, CUDA_R_32F, x->alg, x->buffer));
+}
+// snippet: time-ms
+// Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call timed alone says how many make a window of
+// kMinWindowMs; those calls are captured on `stream` into a CUDA graph and replayed between two events: launched one by one from the host,
+// a call of a few microseconds would run at the host's pace. graph = 0 launches them from the host instead (the GCN's passes, which take
+// far longer).
+static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t stream, int warmups, int runs, int graph) {
+    cudaGraph_t g;
+    cudaGraphExec_t exec;
+    cudaEvent_t start, stop;
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmups; ++i) launch(ctx);
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    launch(ctx);  // alone between the events: how many calls make the window
+    CUDA_CHECK(cudaEventRecord(stop, stream)); CUDA_CHECK(cudaEventSynchronize(stop)); CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (graph && ms * runs < kMinWindowMs) runs = ms * kMaxTimedRuns < kMinWindowMs ? kMaxTimedRuns : (int)(kMinWindowMs / ms) + 1;
+    if (graph) {
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < runs; ++i) launch(ctx);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &g)); CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0)); CUDA_CHECK(cudaGraphUpload(exec, stream));
+    }
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    if (graph) CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    for (int i = 0; i < runs && !graph; ++i) launch(ctx);
+    CUDA_CHECK(cudaEventRecord(stop, stream)); CUDA_CHECK(cudaEventSynchronize(stop)); CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
+    if (graph) CUDA_CHECK(cudaGraphExecDestroy(exec));
+    if (graph) CUDA_CHECK(cudaGraphDestroy(g));
+    return ms / runs;
+}
+// end snippet
+// The first CUDA call of a run: without a device, the course's line and 0; with one, its line and 1.
+static int deviceFound(cudaDeviceProp* prop) {
+    int count = 0, driver = 0, runtime = 0;
+    const cudaError_t probe = cudaGetDeviceCount(&count);
+    if (probe != cudaSuccess || count == 0) {
+        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        return 0;
+    }
+    CUDA_CHECK(cudaGetDeviceProperties(prop, 0)); CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    printf("~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop->name, prop->major,
+           prop->minor, prop->multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    return 1;
+}
+static void* upload(const void* src, size_t bytes) {
+    void* dst = NULL;
+    CUDA_CHECK(cudaMalloc(&dst, bytes > 0 ? bytes : 4)); CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    return dst;
+}
+static void uploadInput(const Input* in, DeviceInput* d, int maxDim) {
+    const Csr* a = &in->a;
+    d->a = *a;
+    d->a.rowPtr = (int*)upload(a->rowPtr, (a->n + 1) * sizeof(int));
+    d->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int)), d->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
+    for (int v = 0; v < kVCount; ++v) {
+        const Pcsr* p = &in->pcsr[v];
+        Pcsr* q = &d->pcsr[v];
+        *q = *p;
+        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int)), q->vecCol = (int*)upload(p->vecCol, p->vectors * sizeof(int));
+        q->vecVal = (float*)upload(p->vecVal, (size_t)p->vectors * p->V * sizeof(float));
+        q->pieceStart = (int*)upload(p->pieceStart, (p->pieces + 1) * sizeof(int)), q->pieceRow = (int*)upload(p->pieceRow, p->pieces * sizeof(int));
+        q->zeroPanels = (int*)upload(p->zeroPanels, p->zeroCount * sizeof(int));
+    }
+    CUDA_CHECK(cudaMalloc(&d->B, (size_t)a->n * maxDim * sizeof(float))); CUDA_CHECK(cudaMalloc(&d->C, (size_t)a->n * maxDim * sizeof(float)));
+}
+static void freeDeviceInput(DeviceInput* d) {
+    CUDA_CHECK(cudaFree(d->a.rowPtr)); CUDA_CHECK(cudaFree(d->a.colIdx)); CUDA_CHECK(cudaFree(d->a.val));
+    for (int v = 0; v < kVCount; ++v) {
+        const Pcsr* q = &d->pcsr[v];
+        CUDA_CHECK(cudaFree(q->panelPtr)); CUDA_CHECK(cudaFree(q->vecCol)); CUDA_CHECK(cudaFree(q->vecVal));
+        CUDA_CHECK(cudaFree(q->pieceStart)); CUDA_CHECK(cudaFree(q->pieceRow)); CUDA_CHECK(cudaFree(q->zeroPanels));
+    }
+    CUDA_CHECK(cudaFree(d->B)); CUDA_CHECK(cudaFree(d->C));
+}
+// Compares C at j->dim with the CPU's answer; reports the first wrong element on stderr.
+static int matchesCpu(const Judge* j, cudaStream_t stream, const char* variant) {
+    unsigned long long wrong[2];
+    CUDA_CHECK(cudaMemsetAsync(j->wrong, 0, sizeof(unsigned long long), stream));
+    CUDA_CHECK(cudaMemsetAsync(j->wrong + 1, 0xff, sizeof(unsigned long long), stream));
+    countWrong<<<1024, 256, 0, stream>>>(j->d->C, j->want, j->tol, (long long)j->d->a.n * j->dim, j->dim, j->refDim, j->wrong);
+    CUDA_CHECK(cudaGetLastError()); CUDA_CHECK(cudaMemcpyAsync(wrong, j->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (wrong[0] > 0) {
+        fprintf(stderr, "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n", j->inputName,
+                j->dim, variant, wrong[0], wrong[1] / j->dim, wrong[1] % j->dim);
+    }
+    return wrong[0] == 0;
+}
+// snippet: checked-time
+// Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then compare what the last timed call left,
+// which catches a variant that adds into C without zeroing it first. Returns the mean time, or 0 after counting a failure (a failing
+// variant is not timed).
+static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx, const char* variant, int warmups, int runs, int* failures) {
+    CUDA_CHECK(cudaMemsetAsync(j->d->C, 0xff, (size_t)j->d->a.n * j->dim * sizeof(float), ctx->stream));
+    launch(ctx);
+    if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
+    const float ms = timeMs(launch, ctx, ctx->stream, warmups, runs, 1);
+    if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
+    return ms;
+}
+// end snippet
+
+// ---------------------------------------------------------------- the sweep
+static int buildConfigs(int dim, int small, Config* out) {  // the sweep's space, in a fixed order
+    int count = 0;
+    for (int v = 0; v < kVCount; ++v) for (int S = 0; S <= 1; ++S) for (int F = 1; F <= maxFFor(dim); ++F)
+                for (int w = 0; w < (small ? 2 : 4); ++w) out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F, kVChoices[v], S);
+    return count;
+}
+static int sameConfig(Config a, Config b) { return a.W == b.W && a.F == b.F && a.V == b.V && a.S == b.S; }
+static void configName(Config c, char* out, size_t cap) { snprintf(out, cap, "W%d F%d V%d S%d", c.W, c.F, c.V, c.S); }
+static int findConfig(const DimResult* r, Config c) {
+    for (int k = 0; k < r->configCount; ++k) if (sameConfig(r->configs[k], c)) return k;
+    return -1;
+}
+// cuSPARSE's operands for x->d's B and C at x->dim, and the work buffer its algorithm x->alg asks for.
+static void cusparseOperands(LaunchCtx* x, int create) {
+    const float alpha = 1.0f, beta = 0.0f;
+    size_t bytes = 0;
+    if (!create) {
+        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matB)); CUSPARSE_CHECK(cusparseDestroyDnMat(x->matC)); CUDA_CHECK(cudaFree(x->buffer));
+        return;
+    }
+    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matB, x->d->a.n, x->dim, x->dim, x->d->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matC, x->d->a.n, x->dim, x->dim, x->d->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseSpMM_bufferSize(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA,
+                                           x->matB, &beta, x->matC, CUDA_R_32F, x->alg, &bytes));
+    x->buffer = NULL;
+    if (bytes > 0) CUDA_CHECK(cudaMalloc(&x->buffer, bytes));
+}
+// cuSPARSE's two CSR algorithms (the faster is the baseline) and the basic kernel.
+static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs, DimResult* r) {
+    int failures = 0;
+    for (int k = 0; k < 2; ++k) {
+        ctx->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2;
+        cusparseOperands(ctx, 1);
+        const float ms = checkedTime(j, launchCusparse, ctx, kCusparseAlgNames[k], warmups, runs, &failures);
+        if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs)) r->cusparseMs = ms, r->cusparseAlg = k;
+        cusparseOperands(ctx, 0);
+    }
+    r->basicMs = checkedTime(j, launchBasic, ctx, "basic", warmups, runs, &failures);
+    return failures;
+}
+// Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the baselines and every configuration, each
+// checked against the CPU's answer (computed at the widest dim, kept on the device only around this input). Training needs the ranking
+// only: no baselines, checks at the first dim only (a cheap reference; the kernels are the same at every dim, each default run checks all).
+static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle, cudaStream_t stream, int training, DimResult* results) {
+    const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns, runs = training ? kTrainTimedRuns : kTimedRuns;
+    int maxDim = 0, failures = 0;
+    for (int di = 0; di < in->sweepDims; ++di) maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
+    const int refDim = training ? o->dims[0] : maxDim;
+    const size_t size = (size_t)n * maxDim;
+    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B packed at a dim, want, tol
+    float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
+    for (size_t i = 0; i < size; ++i) host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
+    for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim, (size_t)refDim * sizeof(float));
+    cpuReference(&in->a, packB, refDim, want, tol);
+    DeviceInput d;
+    uploadInput(in, &d, maxDim);
+    Judge j = {&d, NULL, NULL, refDim, 0, NULL, in->name};
+    float* reference;  // want, then tol
+    CUDA_CHECK(cudaMalloc(&reference, 2 * (size_t)n * refDim * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&j.wrong, 2 * sizeof(unsigned long long)));
+    j.want = reference, j.tol = reference + (size_t)n * refDim;
+    LaunchCtx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.d = &d, ctx.stream = stream, ctx.handle = handle;
+    CUSPARSE_CHECK(cusparseCreateCsr(&ctx.matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    for (int di = 0; di < in->sweepDims; ++di) {
+        DimResult* r = &results[di];
+        const int dim = j.dim = ctx.dim = o->dims[di];
+        memset(r, 0, sizeof(*r));
+        r->dim = dim, r->best = -1, r->configCount = buildConfigs(dim, o->small, r->configs);
+        for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
+        CUDA_CHECK(cudaMemcpy(d.B, packB, (size_t)n * dim * sizeof(float), cudaMemcpyHostToDevice));
+        if (!training) failures += sweepBaselines(&j, &ctx, warmups, runs, r);
+        for (int c = 0; c < r->configCount; ++c) {
+            char variant[32];
+            configName(r->configs[c], variant, sizeof(variant));
+            ctx.cfg = r->configs[c];
+            r->ms[c] = !training || di == 0 ? checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures)
+                                            : timeMs(launchEngine, &ctx, stream, warmups, runs, 1);
+            if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best])) r->best = c;
+        }
+    }
+    CUSPARSE_CHECK(cusparseDestroySpMat(ctx.matA)); CUDA_CHECK(cudaFree(reference)); CUDA_CHECK(cudaFree(j.wrong));
+    freeDeviceInput(&d);
+    free(host);
+    return failures;
+}
+static double gflops(long long nnz, int dim, float ms) { return ms > 0.0f ? 2.0 * nnz * dim / (ms * 1e6) : 0.0; }
+static double ratio(float num, float den) { return num > 0.0f && den > 0.0f ? (double)num / den : 0.0; }
+// best time / the time of configuration c: 1 for the oracle's own pick, kPerfFloor for a failed one.
+static double perfOf(const DimResult* r, Config c) {
+    const int k = findConfig(r, c);
+    return r->best < 0 || k < 0 ? kPerfFloor : r->ms[k] > 0.0f ? r->ms[r->best] / r->ms[k] : kPerfFloor;
+}
+// One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration (the one timing picked, in braces), then
+// ratios over cuSPARSE and over the best.
+static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config drawn) {
+    char best[32] = "none";
+    if (r->best >= 0) configName(r->configs[r->best], best, sizeof(best));
+    const float bestMs = r->best >= 0 ? r->ms[r->best] : 0.0f;
+    const int dflt = findConfig(r, makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS));
+    printf("~ %4d %8.1f {%-8s} %7.1f %8.1f {%-12s} %6.2f %6.2f %6.2f %7.3f %7.3f\n", r->dim,
+           gflops(in->a.nnz, r->dim, r->cusparseMs), kCusparseAlgNames[r->cusparseAlg], gflops(in->a.nnz, r->dim, r->basicMs),
+           gflops(in->a.nnz, r->dim, bestMs), best, ratio(r->cusparseMs, bestMs), ratio(r->cusparseMs, r->basicMs),
+           dflt >= 0 ? ratio(r->cusparseMs, r->ms[dflt]) : 0.0, perfOf(r, predicted), perfOf(r, drawn));
+}
+
+// ---------------------------------------------------------------- the decider
+static int configAllowed(Config c, int dim) {
+    return (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
+           (c.V == 1 || c.V == 2 || c.V == 4) && (c.S == 0 || c.S == 1);
+}
+// The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256 still answers at 48, with F capped at
+// what dim 48 allows.
+static const Tree* treeFor(const Model* m, int dim) {
+    const Tree* best = NULL;
+    for (int t = 0; t < m->treeCount; ++t) {
+        const int gap = abs(m->trees[t].dim - dim), bestGap = best ? abs(best->dim - dim) : INT_MAX;
+        if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim)) best = &m->trees[t];
+    }
+    return best;
+}
+// snippet: tree-walk
+// The decider's whole cost at run time: a few comparisons. The path it took, written into `why` (feature, comparison, threshold at each
+// split), is what a student reads to see why.
+static Config predict(const Tree* tree, const double* x, int dim, char* why, size_t cap) {
+    int node = 0;
+    size_t used = 0;
+    if (why) why[0] = '\0';
+    while (tree->nodes[node].feature >= 0) {
+        const TreeNode* s = &tree->nodes[node];
+        const int left = x[s->feature] <= s->threshold;
+        if (why && used < cap) {
+            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "", kFeatureNames[s->feature], left ? "<=" : ">", s->threshold);
+        }
+        node = left ? s->left : s->right;
+    }
+    Config c = tree->nodes[node].leaf;
+    c.F = c.F < maxFFor(dim) ? c.F : maxFFor(dim);
+    return c;
+}
+// end snippet
+
+// ---------------------------------------------------------------- training the decider
+static int byValue(const void* x, const void* y) {
+    const ValueOf *a = (const ValueOf*)x, *b = (const ValueOf*)y;
+    return a->value != b->value ? (a->value < b->value ? -1 : 1) : a->sample - b->sample;
+}
+// The tree's currency: log of the normalized performance. A leaf summing logs picks the best geometric mean, so a configuration many times
+// too slow on one graph cannot hide behind small wins on the others, as it can under an arithmetic mean.
+static double logPerf(double perf) { return log(perf > kPerfFloor ? perf : kPerfFloor); }
+// snippet: grow-tree
+// CART for the decider's own goal: a leaf predicts the configuration with the best geometric mean over its graphs, and a split is taken
+// where it most raises the leaves' summed log performance (a regression tree on the whole performance vector, not a vote on labels). Grows
+// to maxDepth, while both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
+static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth, Tree* tree, ValueOf* scratch, double* sums) {
+    const int id = tree->nodeCount++, C = set->configCount;
+    double *total = sums, *prefix = sums + C;
+    int best = 0, balanced = -1;
+    for (int c = 0; c < C; ++c) {
+        total[c] = 0.0;
+        for (int i = 0; i < count; ++i) total[c] += logPerf(set->perf[(size_t)samples[i] * C + c]);
+        best = total[c] > total[best] ? c : best;
+        balanced = set->configs[c].S && (balanced < 0 || total[c] > total[balanced]) ? c : balanced;
+    }
+    const double leafScore = total[best];
+    if (balanced >= 0 && total[balanced] >= leafScore - count * log1p(kBalanceMargin)) best = balanced;
+    tree->nodes[id].feature = -1, tree->nodes[id].leaf = set->configs[best];
+    if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes) return id;
+    int bestFeature = -1;
+    double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
+    for (int k = 0; k < kFeatureCount; ++k) {
+        for (int i = 0; i < count; ++i) scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k], scratch[i].sample = samples[i];
+        qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
+        for (int c = 0; c < C; ++c) prefix[c] = 0.0;
+        for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
+            for (int c = 0; c < C; ++c) prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].sample * C + c]);
+            if (cut < kMinLeafSamples || count - cut < kMinLeafSamples || scratch[cut - 1].value == scratch[cut].value) continue;
+            double left = -HUGE_VAL, right = -HUGE_VAL;
+            for (int c = 0; c < C; ++c) left = fmax(left, prefix[c]), right = fmax(right, total[c] - prefix[c]);
+            if (left + right - leafScore <= bestGain) continue;
+            bestGain = left + right - leafScore, bestFeature = k;
+            const double lo = scratch[cut - 1].value, hi = scratch[cut].value;
+            char text[32];
+            bestThreshold = lo;  // or the shortest decimal in [lo, hi), so that the file reads well
+            for (int digits = 17; digits >= 1; --digits) {
+                snprintf(text, sizeof(text), "%.*g", digits, 0.5 * (lo + hi));
+                if (strtod(text, NULL) >= lo && strtod(text, NULL) < hi) bestThreshold = strtod(text, NULL);
+            }
+        }
+    }
+    if (bestFeature < 0) return id;
+    int left = 0;  // partition: the samples at or below the threshold first
+    for (int i = 0, t = 0; i < count; ++i) {
+        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold) t = samples[left], samples[left++] = samples[i], samples[i] = t;
+    }
+    tree->nodes[id].feature = bestFeature, tree->nodes[id].threshold = bestThreshold;
+    tree->nodes[id].left = growTree(set, samples, left, depth + 1, maxDepth, tree, scratch, sums);
+    tree->nodes[id].right = growTree(set, samples + left, count - left, depth + 1, maxDepth, tree, scratch, sums);
+    return id;
+}
+// end snippet
+// Fits one tree on the graphs whose family is not `without` (-1: all of them).
+static void fitTree(const TrainSet* set, const int* family, int without, int maxDepth, Tree* tree) {
+    int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
+    ValueOf* scratch = (ValueOf*)checkedMalloc((size_t)set->samples * sizeof(ValueOf));
+    double* sums = (double*)calloc((size_t)2 * set->configCount + 2, sizeof(double));
+    int count = 0;
+    for (int g = 0; g < set->samples; ++g) if (family[g] != without) samples[count++] = g;
+    memset(tree, 0, sizeof(*tree));
+    tree->dim = set->dim;
+    growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
+    free(samples), free(scratch), free(sums);
+}
+static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
+    const Config c = predict(tree, set->x + (size_t)g * kFeatureCount, tree->dim, NULL, 0);
+    for (int k = 0; k < set->configCount; ++k) if (sameConfig(set->configs[k], c)) return set->perf[(size_t)g * set->configCount + k];
+    return 0.0;
+}
+// snippet: lofo
+// Leave one family out: for each family, fit on the other seven and score the trees on the family they never saw; the geometric mean over
+// every graph and dim is the honest estimate of how the decider does on a kind of matrix that is not in its training set.
+static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* family, int maxDepth, double* perFamily) {
+    double all = 0.0;
+    int allCount = 0;
+    for (int f = 0; f < kFamilyCount; ++f) {
+        double logs = 0.0;
+        int count = 0;
+        for (int di = 0; di < dimCount; ++di) {
+            Tree held;
+            fitTree(&sets[di], family, f, maxDepth, &held);
+            for (int g = 0; g < sets[di].samples; ++g) if (family[g] == f) logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
+        }
+        if (perFamily) perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
+        all += logs, allCount += count;
+    }
+    return allCount > 0 ? exp(all / allCount) : 0.0;
+}
+// end snippet
+// A tree in the file's format; in the training transcript each line goes between "~ {" and "}", since a tree learned from timings is
+// measured.
+static void printTree(FILE* out, const Tree* tree, const char* before, const char* after) {
+    fprintf(out, "%stree %d %d%s\n", before, tree->dim, tree->nodeCount, after);
+    for (int id = 0; id < tree->nodeCount; ++id) {
+        const TreeNode* node = &tree->nodes[id];
+        char threshold[32];  // the thresholds are short decimals: 15 digits give them back exactly, else 17 do
+        snprintf(threshold, sizeof(threshold), "%.15g", node->threshold);
+        if (strtod(threshold, NULL) != node->threshold) snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
+        if (node->feature < 0) {
+            fprintf(out, "%s%d leaf %d %d %d %d%s\n", before, id, node->leaf.W, node->leaf.F, node->leaf.V, node->leaf.S, after);
+        } else {
+            fprintf(out, "%s%d split %s %s %d %d%s\n", before, id, kFeatureNames[node->feature], threshold, node->left, node->right, after);
+        }
+    }
+}
+static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth, const Options* o) {
+    fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
+    fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers, kFamilyCount);
+    for (int f = 0; f < kFamilyCount; ++f) fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
+    fprintf(out, "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
+    fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims", kTrainWarmupRuns, kTrainTimedRuns);
+    for (int i = 0; i < o->dimCount; ++i) fprintf(out, " %d", o->dims[i]);
+    fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
+    fprintf(out, "# tree DIM NODES, then its nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT (go to LEFT when\n");
+    fprintf(out, "# FEATURE <= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end after the last.\n");
+    for (int t = 0; t < m->treeCount; ++t) printTree(out, &m->trees[t], "", "");
+    fprintf(out, "end\n");
+}
+// snippet: train-main
+static int trainMain(const Options* o) {
+    const int count = kFamilyCount * kFamilyMembers;
+    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
+    int family[kFamilyCount * kFamilyMembers];
+    printf("Training the decider on %d generated graphs: %d families x %d members, none of them an input of the lesson\n", count,
+           kFamilyCount, kFamilyMembers);
+    for (int g = 0; g < count; ++g) {
+        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
+        graphs[g].sweepDims = o->dimCount, family[g] = graphs[g].family;
+        analyseInput(&graphs[g]);
+        const double* f = graphs[g].feature;
+        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name, f[fN], f[fNnz], f[fDHat], f[fCvHat],
+               f[fPr2], graphs[g].about);
+    }
+    cudaDeviceProp prop;
+    if (!deviceFound(&prop)) return freeInputs(graphs, count), 2;
+    Model model;
+    TrainSet sets[kMaxDims];
+    memset(&model, 0, sizeof(model));
+    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
+    for (int di = 0; di < o->dimCount; ++di) {
+        sets[di].dim = o->dims[di], sets[di].samples = count, sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
+        sets[di].x = (double*)checkedMalloc((size_t)count * kFeatureCount * sizeof(double));
+        sets[di].perf = (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
+    }
+    printf("Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d or more calls timed\n",
+           o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
+    cudaStream_t stream;
+    cusparseHandle_t handle;
+    CUDA_CHECK(cudaStreamCreate(&stream)); CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
+    DimResult* results = (DimResult*)checkedMalloc((size_t)o->dimCount * sizeof(DimResult));
+    int failures = 0;
+    const time_t started = time(NULL);
+    for (int g = 0; g < count; ++g) {  // the sweep: every configuration at every dim
+        failures += sweepInput(&graphs[g], o, handle, stream, 1, results);
+        printf("~ %-14s winners", graphs[g].name);
+        for (int di = 0; di < o->dimCount; ++di) {
+            const DimResult* r = &results[di];
+            char name[32] = "none";
+            if (r->best >= 0) configName(r->configs[r->best], name, sizeof(name));
+            printf(" {%s}", name);
+            memcpy(sets[di].x + (size_t)g * kFeatureCount, graphs[g].feature, sizeof(graphs[g].feature));
+            for (int c = 0; c < r->configCount; ++c) sets[di].perf[(size_t)g * r->configCount + c] = r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0;
+        }
+        printf("; %.0f s\n", difftime(time(NULL), started));
+        fflush(stdout);
+    }
+    free(results), freeInputs(graphs, count);
+    CUSPARSE_CHECK(cusparseDestroy(handle)); CUDA_CHECK(cudaStreamDestroy(stream));
+    double perFamily[kFamilyCount], lofo[kMaxTreeDepth + 1];
+    int depth = 1;  // the shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of matrix
+    for (int d = 1; d <= kMaxTreeDepth; ++d) lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily), depth = lofo[d] > lofo[depth] ? d : depth;
+    printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n", lofo[1], lofo[2], lofo[3], lofo[4]);
+    lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
+    printf("~ at depth %d, the best of the four, each family left out:", depth);
+    for (int f = 0; f < kFamilyCount; ++f) printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
+    for (int di = 0; di < o->dimCount; ++di) {
+        fitTree(&sets[di], family, -1, depth, &model.trees[model.treeCount]);
+        printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
+        free(sets[di].x), free(sets[di].perf);
+    }
+    char date[32];
+    const time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+    FILE* out = fopen(o->modelPath, "w");
+    if (out != NULL) writeModel(out, &model, date, lofo[0], depth, o);
+    if (out == NULL || fclose(out) != 0) return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
+    failures += !readModel(o->modelPath, &model);  // read back through the run's own validation
+    printf("wrote %s: %d trees of depth <= %d, read back and validated\nheadline: decider_lofo_vs_oracle_geomean = %.3f\n",
+           o->modelPath, model.treeCount, kMaxTreeDepth, lofo[0]);
+    if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
+    puts(failures > 0 ? "FAIL" : "PASS");
+    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+// end snippet
+
+// ---------------------------------------------------------------- reordering
+static int byDegree(const void* x, const void* y) {  // lower degree first, then lower id
+    const DegreeOf *a = (const DegreeOf*)x, *b = (const DegreeOf*)y;
+    return a->degree != b->degree ? (a->degree < b->degree ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
+}
+// snippet: reordering
+// Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together, lowest degree first, so a vertex's
+// neighbours get consecutive ids, and so do two vertices with a common neighbour: rows i and i + 1 come to share columns, which V = 2 turns
+// into fewer loads of B. Each component starts from its lowest-degree vertex (a cheap stand-in for a peripheral one). Returns newId[old
+// vertex].
+static int* rcmOrder(const Csr* a) {
+    const int n = a->n;
+    int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
+    char* seen = (char*)calloc((size_t)n, 1);
+    DegreeOf* byDeg = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
+    DegreeOf* batch = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
+    for (int i = 0; i < n; ++i) byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i], byDeg[i].id = i;
+    qsort(byDeg, (size_t)n, sizeof(DegreeOf), byDegree);
+    int tail = 0;
+    for (int s = 0; s < n; ++s) {
+        if (seen[byDeg[s].id]) continue;
+        int head = tail;
+        order[tail++] = byDeg[s].id, seen[byDeg[s].id] = 1;
+        while (head < tail) {
+            const int u = order[head++];
+            int count = 0;
+            for (int e = a->rowPtr[u]; e < a->rowPtr[u + 1]; ++e) {
+                const int v = a->colIdx[e];
+                if (seen[v]) continue;
+                seen[v] = 1, batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v], batch[count++].id = v;
+            }
+            qsort(batch, (size_t)count, sizeof(DegreeOf), byDegree);
+            for (int k = 0; k < count; ++k) order[tail++] = batch[k].id;
+        }
+    }
+    int* newId = (int*)checkedMalloc((size_t)n * sizeof(int));
+    for (int k = 0; k < n; ++k) newId[order[k]] = n - 1 - k;  // the "reverse"
+    free(order), free(seen), free(byDeg), free(batch);
+    return newId;
+}
+// end snippet
+
+// ---------------------------------------------------------------- the GCN
+static float weightValue(int layer, int row, int col) {  // in [-1, 1) / 16: a layer keeps its input's scale
+    const uint64_t h = hash64(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^ kSeedWeights);
+    return ((float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f) * 0x1p-4f;
+}
+// snippet: gcn-layer
+// The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of a column-major product), then the SpMM A
+// T at the layer's narrow output width, relu after layer 1.
+static void launchGcn(const void* p) {
+    const GcnCtx* g = (const GcnCtx*)p;
+    const float one = 1.0f, zero = 0.0f;
+    for (int layer = 0; layer < 2; ++layer) {
+        const int k = g->width[layer], m = g->width[layer + 1];
+        CUBLAS_CHECK(cublasSgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, g->n, k, &one, g->weight[layer], m,
+                                 layer == 0 ? g->x : g->aggregated[0], k, &zero, g->transformed[layer], m));
+        g->aggregate(&g->agg[layer]);
+        if (layer == 0) {
+            const long long count = (long long)g->n * m;
+            reluInPlace<<<(unsigned)((count + 255) / 256), 256, 0, g->agg[0].stream>>>(g->aggregated[0], count);
+            CUDA_CHECK(cudaGetLastError());
+        }
+    }
+}
+// end snippet
+// Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
+static int gcnMatches(GcnCtx* g, const double* want, const double* bound, float* hostZ, const char* variant) {
+    const long long count = (long long)g->n * g->width[2];
+    CUDA_CHECK(cudaMemset(g->aggregated[0], 0xff, (size_t)g->n * g->width[1] * sizeof(float)));
+    CUDA_CHECK(cudaMemset(g->aggregated[1], 0xff, (size_t)count * sizeof(float)));
+    launchGcn(g);
+    CUDA_CHECK(cudaStreamSynchronize(g->agg[0].stream));
+    CUDA_CHECK(cudaMemcpy(hostZ, g->aggregated[1], (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
+    long long bad = 0, first = -1;
+    for (long long i = 0; i < count; ++i) if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) bad += 1, first = first < 0 ? i : first;
+    if (bad > 0) {
+        fprintf(stderr, "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound %.3g)\n", variant,
+                bad, first / g->width[2], first % g->width[2], hostZ[first], want[first], bound[first]);
+    }
+    return bad == 0;
+}
+// The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the other; the dense transforms are the same
+// cuBLAS calls in both. Returns the failures.
+static int runGcn(const Input* in, const int* width, const Config* chosen, cudaStream_t stream, double* speedup) {
+    const int n = in->a.n;
+    float *host[3], *dev[3];  // X, W1, W2
+    double* h[3];             // X, H1, Z in double, each followed by its bounds
+    for (int t = 0; t < 3; ++t) {
+        const int rows = t == 0 ? n : width[t - 1], cols = width[t == 0 ? 0 : t];
+        host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
+        for (int e = 0; e < rows * cols; ++e) host[t][e] = t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
+        dev[t] = (float*)upload(host[t], (size_t)rows * cols * sizeof(float));
+        h[t] = (double*)calloc((size_t)n * width[t] * 2, sizeof(double));
+    }
+    for (size_t i = 0; i < (size_t)n * width[0]; ++i) h[0][i] = host[0][i];  // X is exact: its bounds are 0
+    for (int layer = 0; layer < 2; ++layer) {
+        cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer], host[layer + 1], width[layer + 1],
+                 layer == 0, h[layer + 1], h[layer + 1] + (size_t)n * width[layer + 1]);
+    }
+    DeviceInput d, view[2];
+    uploadInput(in, &d, 1);
+    GcnCtx g;
+    memset(&g, 0, sizeof(g));
+    g.n = n, g.x = dev[0];
+    memcpy(g.width, width, sizeof(g.width));
+    CUBLAS_CHECK(cublasCreate(&g.blas)); CUBLAS_CHECK(cublasSetStream(g.blas, stream));
+    CUBLAS_CHECK(cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));  // fp32 arithmetic, as the bound assumes
+    cusparseHandle_t sparse;
+    cusparseSpMatDescr_t matA;
+    CUSPARSE_CHECK(cusparseCreate(&sparse)); CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
+    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    for (int layer = 0; layer < 2; ++layer) {  // layer's SpMM: from its transform into its aggregation
+        const int m = width[layer + 1];
+        g.weight[layer] = dev[layer + 1];
+        CUDA_CHECK(cudaMalloc(&g.transformed[layer], (size_t)n * m * sizeof(float)));
+        CUDA_CHECK(cudaMalloc(&g.aggregated[layer], (size_t)n * m * sizeof(float)));
+        view[layer] = d, view[layer].B = g.transformed[layer], view[layer].C = g.aggregated[layer];
+        LaunchCtx* a = &g.agg[layer];
+        memset(a, 0, sizeof(*a));
+        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream, a->handle = sparse, a->matA = matA;
+        a->alg = CUSPARSE_SPMM_ALG_DEFAULT;
+        cusparseOperands(a, 1);
+    }
+    float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
+    void (*aggregators[2])(const void*) = {launchCusparse, launchEngine};
+    const char* names[2] = {"cuSPARSE", "decider"};
+    float ms[2] = {0.0f, 0.0f};
+    int failures = 0;
+    for (int run = 0; run < 2; ++run) {
+        g.aggregate = aggregators[run];
+        if (!gcnMatches(&g, h[2], h[2] + (size_t)n * width[2], hostZ, names[run])) ++failures;
+        else ms[run] = timeMs(launchGcn, &g, stream, kWarmupRuns, kTimedRuns, 0);
+    }
+    if (failures == 0) printf("both runs match the CPU on all %lld elements of Z, each within its propagated bound\n", (long long)n * width[2]);
+    *speedup = ratio(ms[0], ms[1]);
+    printf("~ forward pass, mean of %d passes launched from the host: cuSPARSE %.4f ms, decider %.4f ms: %.2fx\n", kTimedRuns, ms[0], ms[1], *speedup);
+    for (int layer = 0; layer < 2; ++layer) {
+        cusparseOperands(&g.agg[layer], 0);
+        CUDA_CHECK(cudaFree(g.transformed[layer])); CUDA_CHECK(cudaFree(g.aggregated[layer]));
+    }
+    CUSPARSE_CHECK(cusparseDestroySpMat(matA)); CUSPARSE_CHECK(cusparseDestroy(sparse)); CUBLAS_CHECK(cublasDestroy(g.blas));
+    freeDeviceInput(&d);
+    for (int t = 0; t < 3; ++t) {
+        free(host[t]), free(h[t]);
+        CUDA_CHECK(cudaFree(dev[t]));
+    }
+    free(hostZ);
+    return failures;
+}
+
+// ---------------------------------------------------------------- reports
+// The host part: facts and features of every input, the MAC-job gap, the decider's picks with the paths to them, and the random picks
+// (Table 5's baseline), all before the first CUDA call.
+static void hostPart(const Options* o, const Model* model, Input* inputs, int count, Config* predicted, Config* drawn) {
+    printf("SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector (1, 2, 4), S rows\ncut into pieces of SG vectors. %d inputs; dims", count);
+    for (int i = 0; i < o->dimCount; ++i) printf(" %d", o->dims[i]);
+    printf(". Features as in the paper's Table 3.\n");
+    for (int i = 0; i < count; ++i) {
+        const Input* from = &inputs[inputs[i].reorderedFrom >= 0 ? inputs[i].reorderedFrom : i];
+        analyseInput(&inputs[i]);
+        const double* f = inputs[i].feature;
+        if (from == &inputs[i]) {
+            printf("%s: %s\n  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max %.0f, cv %.2f, cv_hat %.2f\n", inputs[i].name,
+                   inputs[i].about, f[fN], f[fNHat], f[fNnz], f[fDelta], f[fD], f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
+            printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f\n", f[fRho], f[fB], f[fBMax], f[fPr2],
+                   inputs[i].pcsr[0].splitGranularity, inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
+        } else printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n", inputs[i].name, from->feature[fPr2],
+                    inputs[i].feature[fPr2], from->feature[fB], inputs[i].feature[fB], inputs[i].sweepDims);
+    }
+    // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F columns' work where the others do
+    // min(dim, 32F); beside it the lane-columns left idle.
+    printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
+    for (int i = 0, dim = 0; i < o->dimCount; ++i) {
+        printf("  dim %3d:", dim = o->dims[i]);
+        for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize) printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0, ceilDiv(dim, w) * w - dim);
+        printf("\n");
+    }
+    printf("The decider (%s, trained on %s; left one family out it scored %s): its pick at each dim, and the path to it\n",
+           model->path, model->provenance[0] ? model->provenance : "an unnamed GPU", model->lofo[0] ? model->lofo : "unknown");
+    uint64_t state = kSeedRandomConfig;
+    for (int i = 0; i < count; ++i) {
+        for (int di = 0; di < o->dimCount; ++di) {
+            const int k = i * o->dimCount + di;
+            Config space[kMaxConfigs];
+            char why[200], name[32];
+            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why, sizeof(why));
+            drawn[k] = space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
+            configName(predicted[k], name, sizeof(name));
+            if (inputs[i].reorderedFrom < 0) printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
+        }
+    }
+    printf("Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d to %d calls (%.1f ms\nor more) timed "
+           "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n", kWarmupRuns, kTimedRuns, kMaxTimedRuns,
+           kMinWindowMs, kDefaultW, kDefaultF, kDefaultV, kDefaultS);
+}
+static double geomean(double logSum, int count) { return count > 0 ? exp(logSum / count) : 0.0; }
+// snippet: table5
+// The oracle over cuSPARSE and the paper's Table 5: best time / time of the decider's pick and of the random one, geometric means per input
+// (over dims) and per dim (over inputs), then overall.
+static void printOracleTables(const Options* o, const Input* inputs, int count, const DimResult* results, const Config* predicted, const Config* drawn) {
+    double dimLog[kMaxDims][3] = {{0}}, all[4] = {0, 0, 0, 0}, minSpeedup = 0.0;
+    int dimCount[kMaxDims] = {0}, allCount = 0;
+    printf("Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its worst dim, and the\n");
+    printf("decider's and the random pick's share of the best (the paper's Table 5)\n");
+    printf("  %-18s %9s %6s %8s %7s\n", "input", "best/cuSP", "min", "decider", "random");
+    for (int i = 0; i < count; ++i) {
+        if (inputs[i].reorderedFrom >= 0) continue;
+        double logs[3] = {0, 0, 0}, worst = 0.0;
+        int n = 0;
+        for (int di = 0; di < o->dimCount; ++di) {
+            const DimResult* r = &results[i * o->dimCount + di];
+            const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
+            if (s <= 0.0) continue;
+            const double v[3] = {log(s), log(perfOf(r, predicted[i * o->dimCount + di])), log(perfOf(r, drawn[i * o->dimCount + di]))};
+            for (int k = 0; k < 3; ++k) logs[k] += v[k], dimLog[di][k] += v[k], all[k] += v[k];
+            all[3] += v[0] + v[1];  // the decider over cuSPARSE
+            worst = n == 0 || s < worst ? s : worst, ++n, ++dimCount[di], ++allCount;
+        }
+        minSpeedup = minSpeedup == 0.0 || (worst > 0.0 && worst < minSpeedup) ? worst : minSpeedup;
+        printf("~ %-18s %9.2f %6.2f %8.3f %7.3f\n", inputs[i].name, geomean(logs[0], n), worst, geomean(logs[1], n), geomean(logs[2], n));
+    }
+    printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %8s %7s\n", "dim", "best/cuSP", "", "decider", "random");
+    for (int di = 0; di < o->dimCount; ++di)
+        printf("~ %-18d %9.2f %6s %8.3f %7.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]), "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
+    printf("~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\nheadline: oracle_vs_cusparse_geomean = %.2f\n"
+           "headline: oracle_vs_cusparse_min = %.2f\n", minSpeedup >= 1.0 ? "met" : "missed", geomean(all[0], allCount), minSpeedup);
+    printf("~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: decider_vs_oracle_geomean = %.3f\n"
+           "headline: random_vs_oracle_geomean = %.3f\nheadline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[1], allCount) >= 0.97 ? "met" : "missed",
+           geomean(all[1], allCount), geomean(all[2], allCount), geomean(all[3], allCount));
+}
+// end snippet
+// The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on the reordered ids, and the best
+// configuration on the ids as given.
+static void printReorderTable(const Options* o, const Input* inputs, int count, const DimResult* results) {
+    printf("Reordering (the paper's Table 6): speedups over cuSPARSE on the ids as given\n");
+    printf("  %-18s %4s %10s %8s %8s\n", "input", "dim", "cuSPARSE-r", "best", "best-r");
+    printf("plotspec: reorder | bar | Best configuration over cuSPARSE, without and with RCM | input | speedup\n");
+    double gain = 0.0;
+    int gains = 0;
+    for (int i = 0, from = 0; i < count; ++i) {
+        double logs[2] = {0, 0};
+        int n = 0;
+        if ((from = inputs[i].reorderedFrom) < 0) continue;
+        for (int di = 0; di < inputs[i].sweepDims; ++di) {
+            const DimResult *before = &results[from * o->dimCount + di], *after = &results[i * o->dimCount + di];
+            if (before->best < 0 || after->best < 0) continue;
+            const double base = before->cusparseMs, s[2] = {ratio(base, before->ms[before->best]), ratio(base, after->ms[after->best])};
+            printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di], ratio(base, after->cusparseMs), s[0], s[1]);
+            if (s[0] <= 0.0 || s[1] <= 0.0) continue;
+            logs[0] += log(s[0]), logs[1] += log(s[1]), gain += log(s[1] / s[0]), ++gains, ++n;
+        }
+        printf("~ plot: reorder | best | %s | %.3f\n~ plot: reorder | best reordered | %s | %.3f\n", inputs[from].name,
+               geomean(logs[0], n), inputs[from].name, geomean(logs[1], n));
+    }
+    printf("headline: reorder_speedup_geomean = %.2f\n", geomean(gain, gains));
+}
+// The GPU part: sweep every input, print its rows, then the tables, the reordering and the GCN.
+static int gpuPart(const Options* o, Input* inputs, int count, const Config* predicted, const Config* drawn, const Model* model) {
+    cudaStream_t stream;
+    cusparseHandle_t handle;
+    CUDA_CHECK(cudaStreamCreate(&stream));  // a blocking stream: the checks' plain copies wait for it
+    CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
+    DimResult* results = (DimResult*)calloc((size_t)count * o->dimCount, sizeof(DimResult));
+    int failures = 0, reordered = 0;
+    printf("GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel and the default\n");
+    printf("over the faster cuSPARSE algorithm, and the decider's and the random pick's share of the best\n");
+    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}", "basic", "best", "{config}", "best",
+           "basic", "dflt", "decider", "random");
+    for (int i = 0; i < count; ++i) {
+        const int k = i * o->dimCount, wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
+        if (wrong == 0) printf("%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the CPU\n", inputs[i].name, inputs[i].a.nnz);
+        else printf("%s (nnz %d): %d variants fail their check (stderr names them)\n", inputs[i].name, inputs[i].a.nnz, wrong);
+        for (int di = 0; di < inputs[i].sweepDims; ++di) printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
+        failures += wrong, reordered += inputs[i].reorderedFrom >= 0;
+        fflush(stdout);
+    }
+    CUSPARSE_CHECK(cusparseDestroy(handle));
+    printOracleTables(o, inputs, count, results, predicted, drawn);
+    if (reordered > 0) printReorderTable(o, inputs, count, results);
+    free(results);
+    // snippet: gcn-run
+    // The GCN runs on the community graph (on the first file when files are given), its two aggregations on the decider's picks at the
+    // layers' widths.
+    int gcn = 0;
+    for (int i = 0; i < count; ++i) gcn = strcmp(inputs[i].name, "community") == 0 ? i : gcn;
+    const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden, kGcnClasses};
+    Config chosen[2];
+    char names[2][32];
+    for (int layer = 0; layer < 2; ++layer) {
+        chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[gcn].feature, width[layer + 1], NULL, 0);
+        configName(chosen[layer], names[layer], sizeof(names[layer]));
+    }
+    printf("GCN forward pass on %s: %d -> %d -> %d features, H1 = relu(A (X W1)), Z = A (H1 W2); transforms by cuBLAS,\n",
+           inputs[gcn].name, width[0], width[1], width[2]);
+    printf("aggregations by cuSPARSE in one run and by the decider's %s and %s in the other\n", names[0], names[1]);
+    double speedup = 0.0;
+    failures += runGcn(&inputs[gcn], width, chosen, stream, &speedup);
+    // end snippet
+    printf("~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\nheadline: gcn_speedup = %.2f\n", speedup >= 1.4 ? "met" : "missed", speedup);
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    return failures;
+}
+
+// ---------------------------------------------------------------- plumbing: the reader, loaders, generators, the model file, flags
 // ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
 // mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column), duplicates
 // summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets one line on
@@ -476,12 +1617,10 @@ static void freeInput(Input* in) {
     }
     memset(in, 0, sizeof(*in));
 }
-// A growing list of (row, column, value) triples, from which every CSR of the lesson is built.
-struct Triples {
-    long long count, cap;
-    int *row, *col;
-    float* val;
-};
+static void freeInputs(Input* inputs, int count) {
+    for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
+    free(inputs);
+}
 static void addTriple(Triples* t, int row, int col, float val) {
     if (t->count == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 1 << 16;
@@ -641,551 +1780,52 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
     }
     csrFromTriples(n, &t, a);
 }
-
-// ---------------------------------------------------------------- PCSR and its build
-// snippet: pcsr-build
-// Blocking: for each panel of V rows, merge the rows' sorted column lists; every distinct column becomes one vector, and a row that lacks
-// the column contributes a zero. Pass 0 counts, pass 1 fills. Balancing: SG is one mean panel rounded up to whole staging passes of 32
-// vectors, or less when that leaves fewer than kTargetPieces pieces; every non-empty panel is cut into pieces of at most SG vectors, each
-// remembering its panel (TRow).
-static void buildPcsr(const Csr* a, int V, Pcsr* p) {
-    int cursor[4], end[4];
-    memset(p, 0, sizeof(*p));
-    p->V = V, p->panels = ceilDiv(a->n, V);
-    p->panelPtr = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) * sizeof(int));  // a vector holds at least one entry
-    p->vecVal = (float*)checkedMalloc((size_t)(a->nnz + 1) * V * sizeof(float));
-    for (int q = 0; q < p->panels; ++q) {
-        p->panelPtr[q] = p->vectors;
-        for (int k = 0; k < V; ++k) cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0, end[k] = q * V + k < a->n ? a->rowPtr[q * V + k + 1] : 0;
-        for (;;) {
-            int col = INT_MAX;  // the smallest column of the panel not yet taken
-            for (int k = 0; k < V; ++k) col = cursor[k] < end[k] && a->colIdx[cursor[k]] < col ? a->colIdx[cursor[k]] : col;
-            if (col == INT_MAX) break;
-            for (int k = 0; k < V; ++k) {
-                const int has = cursor[k] < end[k] && a->colIdx[cursor[k]] == col;
-                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f, cursor[k] += has;
-            }
-            p->vecCol[p->vectors++] = col;
-        }
-        p->nonEmpty += p->vectors > p->panelPtr[q];
+// snippet: training-family
+// The training family, fixed by rule before any evaluation: eight generated families of 32 members, sized 2^10 to 2^20 rows evenly in
+// log, their shapes drawn from their own seeds (never an evaluation input's) and stratified (a Latin hypercube): each draw's range is
+// covered, extremes included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
+static double stratified(int family, int member, int draw) {
+    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40, own = hash64(key + (uint64_t)member);
+    int stratum = 0;  // the member's rank among its family's hashes: a random permutation of the strata per family and draw
+    for (int m = 0; m < kFamilyMembers; ++m) stratum += hash64(key + (uint64_t)m) < own;
+    return (stratum + unit01(hash64(own))) / kFamilyMembers;
+}
+static void generateTrainGraph(int family, int member, Input* in) {
+    const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
+    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2), r3 = stratified(family, member, 3);
+    int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
+    const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
+    Csr* a = &in->a;
+    char shape[64] = "";
+    if (family == 0 && member % 2 == 0) {
+        int scale = (int)lround(log2((double)n)), factor = 4 + (int)(r1 * 28);
+        while ((long long)factor << scale > kTrainMaxNnz / 2) --scale;
+        generateKronecker(scale, factor, seed, 0, a), snprintf(shape, sizeof(shape), "kron, %d per vertex", factor);
+    } else if (family == 1) {
+        const int dims = r1 < 0.5 ? 2 : 3, box = r2 < 0.5, points = dims == 2 ? (box ? 9 : 5) : (box ? 27 : 7);
+        generateMesh((int)lround(pow(fmin(n, kTrainMaxNnz / (double)points), 1.0 / dims)), dims, box, a);
+        snprintf(shape, sizeof(shape), "%dD, %d points", dims, points);
+    } else if (family == 3) {
+        generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a), snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
+    } else if (family == 4 || family == 6) {  // clusters: sparse ones, or dense blocks
+        const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1)), hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
+        const double inside = family == 4 ? 0.2 + 0.7 * stratified(family, member, 4) : 1.0;
+        const int outside = family == 4 ? 1 + member % 3 : (int)(r2 * 4);
+        n = (int)fmin(n, kTrainMaxNnz / (inside * (lo + hi) / 2 + 2 * outside));
+        generateClusters(n, lo, hi, inside, outside, seed, a);
+        snprintf(shape, sizeof(shape), "clusters of %d..%d, p %.2f, %d outside", lo, hi, inside, outside);
+    } else {  // the random generator's shapes: Chung-Lu, banded, bipartite, uniform
+        const int per = family == 7 ? (int)lround(pow(32.0, r1)) : 2 + (int)(r1 * (family == 5 ? 14 : 22));
+        const int window = family == 2 ? (int)lround(4 * pow(256.0, r2)) : n;
+        const double skew = family == 0 || (family == 5 && r2 >= 0.5) ? 0.5 + 0.4 * r2 : 0.0;
+        n = (int)fmin(n, kTrainMaxNnz / (2.0 * per));
+        generateRandom(n, per, window, skew, family == 5, seed, a);
+        snprintf(shape, sizeof(shape), "%d per vertex, within %d, skew %.2f", per, window, skew);
     }
-    p->panelPtr[p->panels] = p->vectors;
-    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1, enough = ceilDiv(p->vectors, kTargetPieces);
-    p->splitGranularity = kWarpSize * (ceilDiv(mean < enough ? mean : enough, kWarpSize) > 0 ? ceilDiv(mean < enough ? mean : enough, kWarpSize) : 1);
-    for (int q = 0; q < p->panels; ++q) p->pieces += ceilDiv(p->panelPtr[q + 1] - p->panelPtr[q], p->splitGranularity);
-    p->pieceStart = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
-    p->pieceRow = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
-    p->zeroPanels = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    for (int q = 0, k = 0; q < p->panels; ++q) {
-        const int cut = p->panelPtr[q + 1] - p->panelPtr[q] > p->splitGranularity;
-        if (cut || p->panelPtr[q + 1] == p->panelPtr[q]) p->zeroPanels[p->zeroCount++] = q;
-        for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity) p->pieceStart[k] = e, p->pieceRow[k++] = cut ? -1 - q : q;
-    }
-    p->pieceStart[p->pieces] = p->vectors;
-}
-// end snippet
-// snippet: features
-// The paper's 15 features in three groups, all counted on the host from the CSR and the PCSR, so the decider's answer is known before the
-// GPU runs. Size: n, n_hat (non-empty rows), nnz, delta = n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat
-// (standard deviation over mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty panel. Locality: rho
-// = nnz / n^2, b and b_max (a row's last column minus its first: mean and largest), PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values
-// that are padding.
-static void analyseInput(Input* in) {
-    const Csr* a = &in->a;
-    double sumSq = 0.0, band = 0.0, nHat = 0.0, dMax = 0.0, bMax = 0.0;
-    for (int i = 0; i < a->n; ++i) {
-        const int d = a->rowPtr[i + 1] - a->rowPtr[i];
-        if (d == 0) continue;
-        const double width = a->colIdx[a->rowPtr[i + 1] - 1] - a->colIdx[a->rowPtr[i]];
-        nHat += 1.0, sumSq += (double)d * d, band += width;
-        dMax = d > dMax ? d : dMax, bMax = width > bMax ? width : bMax;
-    }
-    const double n = a->n, nnz = a->nnz, nh = nHat > 0 ? nHat : 1;
-    const double varAll = sumSq / n - (nnz / n) * (nnz / n), varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
-    for (int v = 0; v < kVCount; ++v) buildPcsr(a, kVChoices[v], &in->pcsr[v]);
-    double splitRatio[2];
-    for (int v = 0; v < 2; ++v) splitRatio[v] = in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
-    const double values[kFeatureCount] = {n, nHat, nnz, nHat / n, nnz / n, nnz / nh, dMax, nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
-                                          nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0, splitRatio[0], splitRatio[1], nnz / (n * n),
-                                          band / nh, bMax, 1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
-    memcpy(in->feature, values, sizeof(values));
-}
-// end snippet
-
-// ---------------------------------------------------------------- CPU reference
-// snippet: reference
-// The judge, in double, at the widest dim (a narrower dim is its first columns). Whatever order a kernel adds in (a warp's loop, pieces
-// joined by atomics, cuSPARSE's own), each of a row's deg products meets at most deg roundings of fp32 (u = 2^-24), so |error| <=
-// gamma(deg) sum |a_ij b_jk| with gamma(k) = k u / (1 - k u); deg + 2 leaves room for rounding want itself, padding adds exact zeros, and a
-// tiny floor keeps a row that cancels to 0 from needing exactly 0. The test is written !(err <= tol), so NaN fails.
-static void cpuReference(const Csr* a, const float* B, int dim, float* want, float* tol) {
-    double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
-    double* mag = acc + dim;
-    for (int i = 0; i < a->n; ++i) {
-        for (int k = 0; k < dim; ++k) acc[k] = 0.0, mag[k] = 0.0;
-        for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
-            const double v = a->val[e];
-            const float* bRow = B + (size_t)a->colIdx[e] * dim;
-            for (int k = 0; k < dim; ++k) acc[k] += v * (double)bRow[k], mag[k] += fabs(v * (double)bRow[k]);
-        }
-        const double ku = (double)(a->rowPtr[i + 1] - a->rowPtr[i] + 2) * 0x1p-24;
-        for (int k = 0; k < dim; ++k) want[(size_t)i * dim + k] = (float)acc[k], tol[(size_t)i * dim + k] = (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
-    }
-    free(acc);
-}
-// end snippet
-
-// ---------------------------------------------------------------- kernels
-// snippet: basic-kernel
-// Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per column of C, every lane reading the row's
-// column index and value itself (the 32 reads of one address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the
-// row is walked once per strip.
-// Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y = ceil(dim / 32).
-__global__ void spmmBasic(int n, const int* __restrict__ rowPtr, const int* __restrict__ colIdx,
-                          const float* __restrict__ val, const float* __restrict__ B, float* __restrict__ C, int dim) {
-    const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
-    const int col = blockIdx.y * kWarpSize + threadIdx.x % kWarpSize;
-    if (row >= n || col >= dim) return;  // no shuffles below, so a lane may leave alone
-    float acc = 0.0f;
-    for (int e = rowPtr[row]; e < rowPtr[row + 1]; ++e) acc += val[e] * B[(size_t)colIdx[e] * dim + col];
-    C[(size_t)row * dim + col] = acc;
-}
-// end snippet
-// N = 1, 2 or 4 consecutive floats in one load instruction (p aligned to 4 N bytes).
-template <int N>
-__device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out) {
-    if (N == 4) {
-        const float4 x = __ldg((const float4*)p);
-        out[0] = x.x, out[1] = x.y, out[2] = x.z, out[3] = x.w;
-    } else if (N == 2) {
-        const float2 x = __ldg((const float2*)p);
-        out[0] = x.x, out[1] = x.y;
-    } else {
-        out[0] = __ldg(p);
-    }
-}
-// A lane's F columns of one B row. Packed: F consecutive columns from c0, loaded as float4s (F a multiple of 4) or float2s, one instruction
-// for four or two (the host packs only when dim keeps every B row aligned to them). Otherwise strided: c0 + 32 j, one coalesced warp load
-// per column.
-template <int F, bool Packed>
-__device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int dim, float (&b)[F]) {
-    constexpr int step = !Packed ? 1 : F % 4 == 0 ? 4 : F % 2 == 0 ? 2 : 1;
-#pragma unroll
-    for (int q = 0; q < F; q += step) {
-        const int c = Packed ? c0 + q : c0 + kWarpSize * q;
-        if (c < dim) {
-            loadRun<step>(row + c, b + q);
-        } else {
-#pragma unroll
-            for (int r = 0; r < step; ++r) b[q + r] = 0.0f;
-        }
-    }
-}
-// snippet: engine-loop
-// The work unit's vectors, 32 at a time: each lane loads one vector (column and V values, coalesced), then the warp walks them with
-// shuffles, so A is read once, not once per lane. Per vector a lane loads its F elements of one B row and uses each V times (blocking), and
-// the column index F times (coarsening).
-template <int V, int F, bool Packed>
-__device__ __forceinline__ void accumulate(int begin, int end, const int* __restrict__ vecCol,
-                                           const float* __restrict__ vecVal, const float* __restrict__ B, int dim,
-                                           int c0, float (&acc)[V][F]) {
-    const int lane = threadIdx.x % kWarpSize;
-    for (int chunk = begin; chunk < end; chunk += kWarpSize) {
-        int myCol = 0;
-        float myVal[V] = {};
-        if (chunk + lane < end) {
-            myCol = vecCol[chunk + lane];
-            loadRun<V == 4 ? 4 : V == 2 ? 2 : 1>(vecVal + (size_t)(chunk + lane) * V, myVal);
-        }
-        const int staged = min(kWarpSize, end - chunk);  // the same in every lane
-#pragma unroll 4
-        for (int t = 0; t < staged; ++t) {
-            const int col = __shfl_sync(0xffffffffu, myCol, t);
-            float a[V], b[F];
-#pragma unroll
-            for (int k = 0; k < V; ++k) a[k] = __shfl_sync(0xffffffffu, myVal[k], t);
-            loadB<F, Packed>(B + (size_t)col * dim, c0, dim, b);
-#pragma unroll
-            for (int j = 0; j < F; ++j) {
-#pragma unroll
-                for (int k = 0; k < V; ++k) acc[k][j] = fmaf(a[k], b[j], acc[k][j]);
-            }
-        }
-    }
-}
-// end snippet
-// snippet: engine
-// The parametric engine. One warp owns one work unit: a panel of V rows (S = false) or a piece of one (S = true; unitPanel is TRow). The
-// warp covers 32 F columns of C, lane l the F columns from c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle
-// (the MAC-job gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the only piece of a whole panel
-// stores, as S = false does, so balancing costs little where no row is long.
-// Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <= 256.
-template <int V, int F, bool S>
-__global__ void spmmEngine(int units, const int* __restrict__ unitStart, const int* __restrict__ unitPanel,
-                           const int* __restrict__ vecCol, const float* __restrict__ vecVal,
-                           const float* __restrict__ B, float* __restrict__ C, int n, int dim, int packed) {
-    const int unit = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
-    if (unit >= units) return;  // the same unit in the whole warp, so the warp leaves together
-    const int lane = threadIdx.x % kWarpSize;
-    const int c0 = blockIdx.y * kWarpSize * F + (packed ? lane * F : lane);
-    float acc[V][F] = {};
-    if (packed) accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
-    else accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
-    const int tag = S ? unitPanel[unit] : unit, panel = tag >= 0 ? tag : -1 - tag;
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const int row = panel * V + k;
-        if (row >= n) continue;  // the missing rows of a last, part-empty panel
-#pragma unroll
-        for (int j = 0; j < F; ++j) {
-            const int c = packed ? c0 + j : c0 + kWarpSize * j;
-            if (c >= dim) continue;
-            if (S && tag < 0) {
-                atomicAdd(&C[(size_t)row * dim + c], acc[k][j]);
-            } else {
-                C[(size_t)row * dim + c] = acc[k][j];
-            }
-        }
-    }
-}
-// end snippet
-typedef void (*EngineKernel)(int, const int*, const int*, const int*, const float*, const float*, float*, int, int, int);
-#define ENGINE_ROW(V, S) \
-    { spmmEngine<V, 1, S>, spmmEngine<V, 2, S>, spmmEngine<V, 3, S>, spmmEngine<V, 4, S>, \
-      spmmEngine<V, 5, S>, spmmEngine<V, 6, S>, spmmEngine<V, 7, S>, spmmEngine<V, 8, S> }
-static const EngineKernel kEngines[3][2][kMaxF] = {{ENGINE_ROW(1, false), ENGINE_ROW(1, true)}, {ENGINE_ROW(2, false), ENGINE_ROW(2, true)},
-                                                   {ENGINE_ROW(4, false), ENGINE_ROW(4, true)}};
-#undef ENGINE_ROW
-static int vIndex(int V) { return V == 1 ? 0 : V == 2 ? 1 : 2; }
-// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple of it.
-static int packedFor(int F, int dim) { return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0; }
-// The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the first of them, against the reference at
-// its own pitch. NaN fails (!(err <= tol)).
-// Launch: any grid; a grid-stride loop covers n * dim.
-__global__ void countWrong(const float* __restrict__ got, const float* __restrict__ want, const float* __restrict__ tol,
-                           long long count, int dim, int pitch, unsigned long long* wrong) {
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
-        const long long at = (i / dim) * pitch + i % dim;
-        if (!(fabsf(got[i] - want[at]) <= tol[at])) {
-            atomicAdd(&wrong[0], 1ull);
-            atomicMin(&wrong[1], (unsigned long long)i);
-        }
-    }
-}
-// Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the empty ones, which no piece writes. A
-// block clears 256 / dim rows (one when dim >= 256), each row's columns by consecutive threads.
-// Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >= count * V.
-__global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim, float* __restrict__ C) {
-    const int width = dim < 256 ? dim : 256, r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
-    const int row = threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
-    for (int c = threadIdx.x % width; row < n && c < dim; c += width) C[(size_t)row * dim + c] = 0.0f;
-}
-// The GCN's activation between its layers, in place.
-// Launch: one thread per element; gridDim.x * blockDim.x >= count.
-__global__ void reluInPlace(float* __restrict__ x, long long count) {
-    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count) x[i] = fmaxf(x[i], 0.0f);
-}
-
-// ---------------------------------------------------------------- timing and launchers
-struct DeviceInput {  // the same structs, their arrays in device memory
-    Csr a;
-    Pcsr pcsr[3];
-    float *B, *C;  // n x dim each, row-major
-};
-// One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind one function, so that checking and timing
-// treat them all alike.
-struct LaunchCtx {
-    const DeviceInput* d;
-    int dim;
-    Config cfg;
-    cudaStream_t stream;
-    cusparseHandle_t handle;  // cuSPARSE's: handle, descriptors, algorithm, work buffer
-    cusparseSpMatDescr_t matA;
-    cusparseDnMatDescr_t matB, matC;
-    cusparseSpMMAlg_t alg;
-    void* buffer;
-};
-// snippet: launch-engine
-static void launchEngine(const void* p) {
-    const LaunchCtx* x = (const LaunchCtx*)p;
-    const Config c = x->cfg;
-    const Pcsr* q = &x->d->pcsr[vIndex(c.V)];
-    const int n = x->d->a.n, units = c.S ? q->pieces : q->panels;
-    if (c.S && q->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
-        CUDA_CHECK(cudaMemsetAsync(x->d->C, 0, (size_t)n * x->dim * sizeof(float), x->stream));
-    } else if (c.S && q->zeroCount > 0) {
-        zeroRows<<<ceilDiv(q->zeroCount * c.V, 256 / (x->dim < 256 ? x->dim : 256)), 256, 0, x->stream>>>(q->zeroPanels, q->zeroCount, c.V, n, x->dim, x->d->C);
-        CUDA_CHECK(cudaGetLastError());
-    }
-    if (units == 0) return;
-    const dim3 grid(ceilDiv(units, c.W), ceilDiv(x->dim, kWarpSize * c.F));
-    kEngines[vIndex(c.V)][c.S][c.F - 1]<<<grid, kWarpSize * c.W, 0, x->stream>>>(
-        units, c.S ? q->pieceStart : q->panelPtr, q->pieceRow, q->vecCol, q->vecVal, x->d->B, x->d->C, n, x->dim, packedFor(c.F, x->dim));
-    CUDA_CHECK(cudaGetLastError());
-}
-// end snippet
-static void launchBasic(const void* p) {
-    const LaunchCtx* x = (const LaunchCtx*)p;
-    const Csr* a = &x->d->a;
-    const dim3 grid(ceilDiv(a->n, kBasicWarpsPerBlock), ceilDiv(x->dim, kWarpSize));
-    spmmBasic<<<grid, kWarpSize * kBasicWarpsPerBlock, 0, x->stream>>>(a->n, a->rowPtr, a->colIdx, a->val, x->d->B, x->d->C, x->dim);
-    CUDA_CHECK(cudaGetLastError());
-}
-static void launchCusparse(const void* p) {
-    const LaunchCtx* x = (const LaunchCtx*)p;
-    const float alpha = 1.0f, beta = 0.0f;
-    CUSPARSE_CHECK(cusparseSpMM(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                x->matA, x->matB, &beta, x->matC, CUDA_R_32F, x->alg, x->buffer));
-}
-// snippet: time-ms
-// Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call timed alone says how many make a window of
-// kMinWindowMs; those calls are captured on `stream` into a CUDA graph and replayed between two events: launched one by one from the host,
-// a call of a few microseconds would run at the host's pace. graph = 0 launches them from the host instead (the GCN's passes, which take
-// far longer).
-static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t stream, int warmups, int runs, int graph) {
-    cudaGraph_t g;
-    cudaGraphExec_t exec;
-    cudaEvent_t start, stop;
-    float ms = 0.0f;
-    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < warmups; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    launch(ctx);  // alone between the events: how many calls make the window
-    CUDA_CHECK(cudaEventRecord(stop, stream)); CUDA_CHECK(cudaEventSynchronize(stop)); CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (graph && ms * runs < kMinWindowMs) runs = ms * kMaxTimedRuns < kMinWindowMs ? kMaxTimedRuns : (int)(kMinWindowMs / ms) + 1;
-    if (graph) {
-        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < runs; ++i) launch(ctx);
-        CUDA_CHECK(cudaStreamEndCapture(stream, &g)); CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0)); CUDA_CHECK(cudaGraphUpload(exec, stream));
-    }
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    if (graph) CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    for (int i = 0; i < runs && !graph; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(stop, stream)); CUDA_CHECK(cudaEventSynchronize(stop)); CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
-    if (graph) CUDA_CHECK(cudaGraphExecDestroy(exec));
-    if (graph) CUDA_CHECK(cudaGraphDestroy(g));
-    return ms / runs;
-}
-// end snippet
-
-// ---------------------------------------------------------------- the sweep
-static void* upload(const void* src, size_t bytes) {
-    void* dst = NULL;
-    CUDA_CHECK(cudaMalloc(&dst, bytes > 0 ? bytes : 4)); CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-    return dst;
-}
-static void uploadInput(const Input* in, DeviceInput* d, int maxDim) {
-    const Csr* a = &in->a;
-    d->a = *a;
-    d->a.rowPtr = (int*)upload(a->rowPtr, (a->n + 1) * sizeof(int));
-    d->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int)), d->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
-    for (int v = 0; v < kVCount; ++v) {
-        const Pcsr* p = &in->pcsr[v];
-        Pcsr* q = &d->pcsr[v];
-        *q = *p;
-        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int)), q->vecCol = (int*)upload(p->vecCol, p->vectors * sizeof(int));
-        q->vecVal = (float*)upload(p->vecVal, (size_t)p->vectors * p->V * sizeof(float));
-        q->pieceStart = (int*)upload(p->pieceStart, (p->pieces + 1) * sizeof(int)), q->pieceRow = (int*)upload(p->pieceRow, p->pieces * sizeof(int));
-        q->zeroPanels = (int*)upload(p->zeroPanels, p->zeroCount * sizeof(int));
-    }
-    CUDA_CHECK(cudaMalloc(&d->B, (size_t)a->n * maxDim * sizeof(float))); CUDA_CHECK(cudaMalloc(&d->C, (size_t)a->n * maxDim * sizeof(float)));
-}
-static void freeDeviceInput(DeviceInput* d) {
-    CUDA_CHECK(cudaFree(d->a.rowPtr)); CUDA_CHECK(cudaFree(d->a.colIdx)); CUDA_CHECK(cudaFree(d->a.val));
-    for (int v = 0; v < kVCount; ++v) {
-        const Pcsr* q = &d->pcsr[v];
-        CUDA_CHECK(cudaFree(q->panelPtr)); CUDA_CHECK(cudaFree(q->vecCol)); CUDA_CHECK(cudaFree(q->vecVal));
-        CUDA_CHECK(cudaFree(q->pieceStart)); CUDA_CHECK(cudaFree(q->pieceRow)); CUDA_CHECK(cudaFree(q->zeroPanels));
-    }
-    CUDA_CHECK(cudaFree(d->B)); CUDA_CHECK(cudaFree(d->C));
-}
-// The CPU's answer on the device (want and tol at pitch refDim) and a counter, for countWrong.
-struct Judge {
-    const DeviceInput* d;
-    const float *want, *tol;
-    int refDim, dim;
-    unsigned long long* wrong;  // device: count, first index
-    const char* inputName;
-};
-// Compares C at j->dim with the CPU's answer; reports the first wrong element on stderr.
-static int matchesCpu(const Judge* j, cudaStream_t stream, const char* variant) {
-    unsigned long long wrong[2];
-    CUDA_CHECK(cudaMemsetAsync(j->wrong, 0, sizeof(unsigned long long), stream));
-    CUDA_CHECK(cudaMemsetAsync(j->wrong + 1, 0xff, sizeof(unsigned long long), stream));
-    countWrong<<<1024, 256, 0, stream>>>(j->d->C, j->want, j->tol, (long long)j->d->a.n * j->dim, j->dim, j->refDim, j->wrong);
-    CUDA_CHECK(cudaGetLastError()); CUDA_CHECK(cudaMemcpyAsync(wrong, j->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (wrong[0] > 0) {
-        fprintf(stderr, "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n", j->inputName,
-                j->dim, variant, wrong[0], wrong[1] / j->dim, wrong[1] % j->dim);
-    }
-    return wrong[0] == 0;
-}
-// snippet: checked-time
-// Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then compare what the last timed call left,
-// which catches a variant that adds into C without zeroing it first. Returns the mean time, or 0 after counting a failure (a failing
-// variant is not timed).
-static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx, const char* variant, int warmups, int runs, int* failures) {
-    CUDA_CHECK(cudaMemsetAsync(j->d->C, 0xff, (size_t)j->d->a.n * j->dim * sizeof(float), ctx->stream));
-    launch(ctx);
-    if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
-    const float ms = timeMs(launch, ctx, ctx->stream, warmups, runs, 1);
-    if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
-    return ms;
-}
-// end snippet
-static int buildConfigs(int dim, int small, Config* out) {  // the sweep's space, in a fixed order
-    int count = 0;
-    for (int v = 0; v < kVCount; ++v) for (int S = 0; S <= 1; ++S) for (int F = 1; F <= maxFFor(dim); ++F)
-                for (int w = 0; w < (small ? 2 : 4); ++w) out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F, kVChoices[v], S);
-    return count;
-}
-static int sameConfig(Config a, Config b) { return a.W == b.W && a.F == b.F && a.V == b.V && a.S == b.S; }
-static void configName(Config c, char* out, size_t cap) { snprintf(out, cap, "W%d F%d V%d S%d", c.W, c.F, c.V, c.S); }
-// Per (input, dim): every configuration's time (0 when it failed) and the baselines'.
-struct DimResult {
-    int dim, configCount, best, cusparseAlg;
-    Config configs[kMaxConfigs];
-    float ms[kMaxConfigs], cusparseMs, basicMs;
-};
-static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
-static int findConfig(const DimResult* r, Config c) {
-    for (int k = 0; k < r->configCount; ++k) if (sameConfig(r->configs[k], c)) return k;
-    return -1;
-}
-// cuSPARSE's operands for x->d's B and C at x->dim, and the work buffer its algorithm x->alg asks for.
-static void cusparseOperands(LaunchCtx* x, int create) {
-    const float alpha = 1.0f, beta = 0.0f;
-    size_t bytes = 0;
-    if (!create) {
-        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matB)); CUSPARSE_CHECK(cusparseDestroyDnMat(x->matC)); CUDA_CHECK(cudaFree(x->buffer));
-        return;
-    }
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matB, x->d->a.n, x->dim, x->dim, x->d->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matC, x->d->a.n, x->dim, x->dim, x->d->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseSpMM_bufferSize(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA,
-                                           x->matB, &beta, x->matC, CUDA_R_32F, x->alg, &bytes));
-    x->buffer = NULL;
-    if (bytes > 0) CUDA_CHECK(cudaMalloc(&x->buffer, bytes));
-}
-// cuSPARSE's two CSR algorithms (the faster is the baseline) and the basic kernel.
-static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs, DimResult* r) {
-    int failures = 0;
-    for (int k = 0; k < 2; ++k) {
-        ctx->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2;
-        cusparseOperands(ctx, 1);
-        const float ms = checkedTime(j, launchCusparse, ctx, kCusparseAlgNames[k], warmups, runs, &failures);
-        if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs)) r->cusparseMs = ms, r->cusparseAlg = k;
-        cusparseOperands(ctx, 0);
-    }
-    r->basicMs = checkedTime(j, launchBasic, ctx, "basic", warmups, runs, &failures);
-    return failures;
-}
-// Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the baselines and every configuration, each
-// checked against the CPU's answer (computed at the widest dim, kept on the device only around this input). Training needs the ranking
-// only: no baselines, checks at the first dim only (a cheap reference; the kernels are the same at every dim, each default run checks all).
-static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle, cudaStream_t stream, int training, DimResult* results) {
-    const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns, runs = training ? kTrainTimedRuns : kTimedRuns;
-    int maxDim = 0, failures = 0;
-    for (int di = 0; di < in->sweepDims; ++di) maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
-    const int refDim = training ? o->dims[0] : maxDim;
-    const size_t size = (size_t)n * maxDim;
-    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B packed at a dim, want, tol
-    float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
-    for (size_t i = 0; i < size; ++i) host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
-    for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim, (size_t)refDim * sizeof(float));
-    cpuReference(&in->a, packB, refDim, want, tol);
-    DeviceInput d;
-    uploadInput(in, &d, maxDim);
-    Judge j = {&d, NULL, NULL, refDim, 0, NULL, in->name};
-    float* reference;  // want, then tol
-    CUDA_CHECK(cudaMalloc(&reference, 2 * (size_t)n * refDim * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMalloc(&j.wrong, 2 * sizeof(unsigned long long)));
-    j.want = reference, j.tol = reference + (size_t)n * refDim;
-    LaunchCtx ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.d = &d, ctx.stream = stream, ctx.handle = handle;
-    CUSPARSE_CHECK(cusparseCreateCsr(&ctx.matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    for (int di = 0; di < in->sweepDims; ++di) {
-        DimResult* r = &results[di];
-        const int dim = j.dim = ctx.dim = o->dims[di];
-        memset(r, 0, sizeof(*r));
-        r->dim = dim, r->best = -1, r->configCount = buildConfigs(dim, o->small, r->configs);
-        for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
-        CUDA_CHECK(cudaMemcpy(d.B, packB, (size_t)n * dim * sizeof(float), cudaMemcpyHostToDevice));
-        if (!training) failures += sweepBaselines(&j, &ctx, warmups, runs, r);
-        for (int c = 0; c < r->configCount; ++c) {
-            char variant[32];
-            configName(r->configs[c], variant, sizeof(variant));
-            ctx.cfg = r->configs[c];
-            r->ms[c] = !training || di == 0 ? checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures)
-                                            : timeMs(launchEngine, &ctx, stream, warmups, runs, 1);
-            if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best])) r->best = c;
-        }
-    }
-    CUSPARSE_CHECK(cusparseDestroySpMat(ctx.matA)); CUDA_CHECK(cudaFree(reference)); CUDA_CHECK(cudaFree(j.wrong));
-    freeDeviceInput(&d);
-    free(host);
-    return failures;
-}
-static double gflops(long long nnz, int dim, float ms) { return ms > 0.0f ? 2.0 * nnz * dim / (ms * 1e6) : 0.0; }
-static double ratio(float num, float den) { return num > 0.0f && den > 0.0f ? (double)num / den : 0.0; }
-// best time / the time of configuration c: 1 for the oracle's own pick, kPerfFloor for a failed one.
-static double perfOf(const DimResult* r, Config c) {
-    const int k = findConfig(r, c);
-    return r->best < 0 || k < 0 ? kPerfFloor : r->ms[k] > 0.0f ? r->ms[r->best] / r->ms[k] : kPerfFloor;
-}
-// One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration (the one timing picked, in braces), then
-// ratios over cuSPARSE and over the best.
-static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config drawn) {
-    char best[32] = "none";
-    if (r->best >= 0) configName(r->configs[r->best], best, sizeof(best));
-    const float bestMs = r->best >= 0 ? r->ms[r->best] : 0.0f;
-    const int dflt = findConfig(r, makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS));
-    printf("~ %4d %8.1f {%-8s} %7.1f %8.1f {%-12s} %6.2f %6.2f %6.2f %7.3f %7.3f\n", r->dim,
-           gflops(in->a.nnz, r->dim, r->cusparseMs), kCusparseAlgNames[r->cusparseAlg], gflops(in->a.nnz, r->dim, r->basicMs),
-           gflops(in->a.nnz, r->dim, bestMs), best, ratio(r->cusparseMs, bestMs), ratio(r->cusparseMs, r->basicMs),
-           dflt >= 0 ? ratio(r->cusparseMs, r->ms[dflt]) : 0.0, perfOf(r, predicted), perfOf(r, drawn));
-}
-
-// ---------------------------------------------------------------- the decider
-static int configAllowed(Config c, int dim) {
-    return (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
-           (c.V == 1 || c.V == 2 || c.V == 4) && (c.S == 0 || c.S == 1);
-}
-// The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256 still answers at 48, with F capped at
-// what dim 48 allows.
-static const Tree* treeFor(const Model* m, int dim) {
-    const Tree* best = NULL;
-    for (int t = 0; t < m->treeCount; ++t) {
-        const int gap = abs(m->trees[t].dim - dim), bestGap = best ? abs(best->dim - dim) : INT_MAX;
-        if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim)) best = &m->trees[t];
-    }
-    return best;
-}
-// snippet: tree-walk
-// The decider's whole cost at run time: a few comparisons. The path it took, written into `why` (feature, comparison, threshold at each
-// split), is what a student reads to see why.
-static Config predict(const Tree* tree, const double* x, int dim, char* why, size_t cap) {
-    int node = 0;
-    size_t used = 0;
-    if (why) why[0] = '\0';
-    while (tree->nodes[node].feature >= 0) {
-        const TreeNode* s = &tree->nodes[node];
-        const int left = x[s->feature] <= s->threshold;
-        if (why && used < cap) {
-            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "", kFeatureNames[s->feature], left ? "<=" : ">", s->threshold);
-        }
-        node = left ? s->left : s->right;
-    }
-    Config c = tree->nodes[node].leaf;
-    c.F = c.F < maxFFor(dim) ? c.F : maxFFor(dim);
-    return c;
+    if (shuffle) permuteCsr(a, NULL, seed ^ kSeedShuffle, a);
+    snprintf(in->name, sizeof(in->name), "%s-%d", kFamilyNames[family], member);
+    snprintf(in->about, sizeof(in->about), "%s%s", shape, shuffle ? ", ids shuffled" : "");
+    in->family = family, in->reorderedFrom = -1;
 }
 // end snippet
 // The model file (see decider-model.txt): its first line exactly kModelHeader; '#' lines are comments (the "# gpu:" one is kept, to print);
@@ -1274,478 +1914,6 @@ static int readModel(const char* path, Model* m) {
     free(r.buf), fclose(r.f);
     return ok;
 }
-// A tree in the file's format; in the training transcript each line goes between "~ {" and "}", since a tree learned from timings is
-// measured.
-static void printTree(FILE* out, const Tree* tree, const char* before, const char* after) {
-    fprintf(out, "%stree %d %d%s\n", before, tree->dim, tree->nodeCount, after);
-    for (int id = 0; id < tree->nodeCount; ++id) {
-        const TreeNode* node = &tree->nodes[id];
-        char threshold[32];  // the thresholds are short decimals: 15 digits give them back exactly, else 17 do
-        snprintf(threshold, sizeof(threshold), "%.15g", node->threshold);
-        if (strtod(threshold, NULL) != node->threshold) snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
-        if (node->feature < 0) {
-            fprintf(out, "%s%d leaf %d %d %d %d%s\n", before, id, node->leaf.W, node->leaf.F, node->leaf.V, node->leaf.S, after);
-        } else {
-            fprintf(out, "%s%d split %s %s %d %d%s\n", before, id, kFeatureNames[node->feature], threshold, node->left, node->right, after);
-        }
-    }
-}
-
-// ---------------------------------------------------------------- training the decider
-// snippet: training-family
-// The training family, fixed by rule before any evaluation: eight generated families of 32 members, sized 2^10 to 2^20 rows evenly in
-// log, their shapes drawn from their own seeds (never an evaluation input's) and stratified (a Latin hypercube): each draw's range is
-// covered, extremes included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
-static const char* const kFamilyNames[] = {"power-law", "mesh", "banded", "road", "community", "bipartite", "dense-block", "random"};
-static const int kFamilyCount = 8, kFamilyMembers = 32;
-static const long long kTrainMaxNnz = 2000000;
-static double stratified(int family, int member, int draw) {
-    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40, own = hash64(key + (uint64_t)member);
-    int stratum = 0;  // the member's rank among its family's hashes: a random permutation of the strata per family and draw
-    for (int m = 0; m < kFamilyMembers; ++m) stratum += hash64(key + (uint64_t)m) < own;
-    return (stratum + unit01(hash64(own))) / kFamilyMembers;
-}
-static void generateTrainGraph(int family, int member, Input* in) {
-    const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
-    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2), r3 = stratified(family, member, 3);
-    int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
-    const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
-    Csr* a = &in->a;
-    char shape[64] = "";
-    if (family == 0 && member % 2 == 0) {
-        int scale = (int)lround(log2((double)n)), factor = 4 + (int)(r1 * 28);
-        while ((long long)factor << scale > kTrainMaxNnz / 2) --scale;
-        generateKronecker(scale, factor, seed, 0, a), snprintf(shape, sizeof(shape), "kron, %d per vertex", factor);
-    } else if (family == 1) {
-        const int dims = r1 < 0.5 ? 2 : 3, box = r2 < 0.5, points = dims == 2 ? (box ? 9 : 5) : (box ? 27 : 7);
-        generateMesh((int)lround(pow(fmin(n, kTrainMaxNnz / (double)points), 1.0 / dims)), dims, box, a);
-        snprintf(shape, sizeof(shape), "%dD, %d points", dims, points);
-    } else if (family == 3) {
-        generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a), snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
-    } else if (family == 4 || family == 6) {  // clusters: sparse ones, or dense blocks
-        const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1)), hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
-        const double inside = family == 4 ? 0.2 + 0.7 * stratified(family, member, 4) : 1.0;
-        const int outside = family == 4 ? 1 + member % 3 : (int)(r2 * 4);
-        n = (int)fmin(n, kTrainMaxNnz / (inside * (lo + hi) / 2 + 2 * outside));
-        generateClusters(n, lo, hi, inside, outside, seed, a);
-        snprintf(shape, sizeof(shape), "clusters of %d..%d, p %.2f, %d outside", lo, hi, inside, outside);
-    } else {  // the random generator's shapes: Chung-Lu, banded, bipartite, uniform
-        const int per = family == 7 ? (int)lround(pow(32.0, r1)) : 2 + (int)(r1 * (family == 5 ? 14 : 22));
-        const int window = family == 2 ? (int)lround(4 * pow(256.0, r2)) : n;
-        const double skew = family == 0 || (family == 5 && r2 >= 0.5) ? 0.5 + 0.4 * r2 : 0.0;
-        n = (int)fmin(n, kTrainMaxNnz / (2.0 * per));
-        generateRandom(n, per, window, skew, family == 5, seed, a);
-        snprintf(shape, sizeof(shape), "%d per vertex, within %d, skew %.2f", per, window, skew);
-    }
-    if (shuffle) permuteCsr(a, NULL, seed ^ kSeedShuffle, a);
-    snprintf(in->name, sizeof(in->name), "%s-%d", kFamilyNames[family], member);
-    snprintf(in->about, sizeof(in->about), "%s%s", shape, shuffle ? ", ids shuffled" : "");
-    in->family = family, in->reorderedFrom = -1;
-}
-// end snippet
-// One dim's training data: per graph its features and, per configuration, its normalized performance (best time / its time; 0 when it
-// failed).
-struct TrainSet {
-    int dim, samples, configCount;
-    Config configs[kMaxConfigs];
-    double *x, *perf;  // samples x kFeatureCount; samples x configCount
-};
-struct ValueOf { double value; int sample; };
-static int byValue(const void* x, const void* y) {
-    const ValueOf *a = (const ValueOf*)x, *b = (const ValueOf*)y;
-    return a->value != b->value ? (a->value < b->value ? -1 : 1) : a->sample - b->sample;
-}
-// The tree's currency: log of the normalized performance. A leaf summing logs picks the best geometric mean, so a configuration many times
-// too slow on one graph cannot hide behind small wins on the others, as it can under an arithmetic mean.
-static double logPerf(double perf) { return log(perf > kPerfFloor ? perf : kPerfFloor); }
-// snippet: grow-tree
-// CART for the decider's own goal: a leaf predicts the configuration with the best geometric mean over its graphs, and a split is taken
-// where it most raises the leaves' summed log performance (a regression tree on the whole performance vector, not a vote on labels). Grows
-// to maxDepth, while both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
-static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth, Tree* tree, ValueOf* scratch, double* sums) {
-    const int id = tree->nodeCount++, C = set->configCount;
-    double *total = sums, *prefix = sums + C;
-    int best = 0, balanced = -1;
-    for (int c = 0; c < C; ++c) {
-        total[c] = 0.0;
-        for (int i = 0; i < count; ++i) total[c] += logPerf(set->perf[(size_t)samples[i] * C + c]);
-        best = total[c] > total[best] ? c : best;
-        balanced = set->configs[c].S && (balanced < 0 || total[c] > total[balanced]) ? c : balanced;
-    }
-    const double leafScore = total[best];
-    if (balanced >= 0 && total[balanced] >= leafScore - count * log1p(kBalanceMargin)) best = balanced;
-    tree->nodes[id].feature = -1, tree->nodes[id].leaf = set->configs[best];
-    if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes) return id;
-    int bestFeature = -1;
-    double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
-    for (int k = 0; k < kFeatureCount; ++k) {
-        for (int i = 0; i < count; ++i) scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k], scratch[i].sample = samples[i];
-        qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
-        for (int c = 0; c < C; ++c) prefix[c] = 0.0;
-        for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
-            for (int c = 0; c < C; ++c) prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].sample * C + c]);
-            if (cut < kMinLeafSamples || count - cut < kMinLeafSamples || scratch[cut - 1].value == scratch[cut].value) continue;
-            double left = -HUGE_VAL, right = -HUGE_VAL;
-            for (int c = 0; c < C; ++c) left = fmax(left, prefix[c]), right = fmax(right, total[c] - prefix[c]);
-            if (left + right - leafScore <= bestGain) continue;
-            bestGain = left + right - leafScore, bestFeature = k;
-            const double lo = scratch[cut - 1].value, hi = scratch[cut].value;
-            char text[32];
-            bestThreshold = lo;  // or the shortest decimal in [lo, hi), so that the file reads well
-            for (int digits = 17; digits >= 1; --digits) {
-                snprintf(text, sizeof(text), "%.*g", digits, 0.5 * (lo + hi));
-                if (strtod(text, NULL) >= lo && strtod(text, NULL) < hi) bestThreshold = strtod(text, NULL);
-            }
-        }
-    }
-    if (bestFeature < 0) return id;
-    int left = 0;  // partition: the samples at or below the threshold first
-    for (int i = 0, t = 0; i < count; ++i) {
-        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold) t = samples[left], samples[left++] = samples[i], samples[i] = t;
-    }
-    tree->nodes[id].feature = bestFeature, tree->nodes[id].threshold = bestThreshold;
-    tree->nodes[id].left = growTree(set, samples, left, depth + 1, maxDepth, tree, scratch, sums);
-    tree->nodes[id].right = growTree(set, samples + left, count - left, depth + 1, maxDepth, tree, scratch, sums);
-    return id;
-}
-// end snippet
-// Fits one tree on the graphs whose family is not `without` (-1: all of them).
-static void fitTree(const TrainSet* set, const int* family, int without, int maxDepth, Tree* tree) {
-    int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
-    ValueOf* scratch = (ValueOf*)checkedMalloc((size_t)set->samples * sizeof(ValueOf));
-    double* sums = (double*)calloc((size_t)2 * set->configCount + 2, sizeof(double));
-    int count = 0;
-    for (int g = 0; g < set->samples; ++g) if (family[g] != without) samples[count++] = g;
-    memset(tree, 0, sizeof(*tree));
-    tree->dim = set->dim;
-    growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
-    free(samples), free(scratch), free(sums);
-}
-static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
-    const Config c = predict(tree, set->x + (size_t)g * kFeatureCount, tree->dim, NULL, 0);
-    for (int k = 0; k < set->configCount; ++k) if (sameConfig(set->configs[k], c)) return set->perf[(size_t)g * set->configCount + k];
-    return 0.0;
-}
-// snippet: lofo
-// Leave one family out: for each family, fit on the other seven and score the trees on the family they never saw; the geometric mean over
-// every graph and dim is the honest estimate of how the decider does on a kind of matrix that is not in its training set.
-static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* family, int maxDepth, double* perFamily) {
-    double all = 0.0;
-    int allCount = 0;
-    for (int f = 0; f < kFamilyCount; ++f) {
-        double logs = 0.0;
-        int count = 0;
-        for (int di = 0; di < dimCount; ++di) {
-            Tree held;
-            fitTree(&sets[di], family, f, maxDepth, &held);
-            for (int g = 0; g < sets[di].samples; ++g) if (family[g] == f) logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
-        }
-        if (perFamily) perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
-        all += logs, allCount += count;
-    }
-    return allCount > 0 ? exp(all / allCount) : 0.0;
-}
-// end snippet
-// The first CUDA call of a run: without a device, the course's line and 0; with one, its line and 1.
-static int deviceFound(cudaDeviceProp* prop) {
-    int count = 0, driver = 0, runtime = 0;
-    const cudaError_t probe = cudaGetDeviceCount(&count);
-    if (probe != cudaSuccess || count == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
-        return 0;
-    }
-    CUDA_CHECK(cudaGetDeviceProperties(prop, 0)); CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    printf("~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop->name, prop->major,
-           prop->minor, prop->multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
-    return 1;
-}
-static void freeInputs(Input* inputs, int count) {
-    for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
-    free(inputs);
-}
-static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth, const Options* o) {
-    fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
-    fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers, kFamilyCount);
-    for (int f = 0; f < kFamilyCount; ++f) fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
-    fprintf(out, "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
-    fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims", kTrainWarmupRuns, kTrainTimedRuns);
-    for (int i = 0; i < o->dimCount; ++i) fprintf(out, " %d", o->dims[i]);
-    fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
-    fprintf(out, "# tree DIM NODES, then its nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT (go to LEFT when\n");
-    fprintf(out, "# FEATURE <= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end after the last.\n");
-    for (int t = 0; t < m->treeCount; ++t) printTree(out, &m->trees[t], "", "");
-    fprintf(out, "end\n");
-}
-// snippet: train-main
-static int trainMain(const Options* o) {
-    const int count = kFamilyCount * kFamilyMembers;
-    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
-    int family[kFamilyCount * kFamilyMembers];
-    printf("Training the decider on %d generated graphs: %d families x %d members, none of them an input of the lesson\n", count,
-           kFamilyCount, kFamilyMembers);
-    for (int g = 0; g < count; ++g) {
-        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
-        graphs[g].sweepDims = o->dimCount, family[g] = graphs[g].family;
-        analyseInput(&graphs[g]);
-        const double* f = graphs[g].feature;
-        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name, f[fN], f[fNnz], f[fDHat], f[fCvHat],
-               f[fPr2], graphs[g].about);
-    }
-    cudaDeviceProp prop;
-    if (!deviceFound(&prop)) return freeInputs(graphs, count), 2;
-    Model model;
-    TrainSet sets[kMaxDims];
-    memset(&model, 0, sizeof(model));
-    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
-    for (int di = 0; di < o->dimCount; ++di) {
-        sets[di].dim = o->dims[di], sets[di].samples = count, sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
-        sets[di].x = (double*)checkedMalloc((size_t)count * kFeatureCount * sizeof(double));
-        sets[di].perf = (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
-    }
-    printf("Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d or more calls timed\n",
-           o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
-    cudaStream_t stream;
-    cusparseHandle_t handle;
-    CUDA_CHECK(cudaStreamCreate(&stream)); CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
-    DimResult* results = (DimResult*)checkedMalloc((size_t)o->dimCount * sizeof(DimResult));
-    int failures = 0;
-    const time_t started = time(NULL);
-    for (int g = 0; g < count; ++g) {  // the sweep: every configuration at every dim
-        failures += sweepInput(&graphs[g], o, handle, stream, 1, results);
-        printf("~ %-14s winners", graphs[g].name);
-        for (int di = 0; di < o->dimCount; ++di) {
-            const DimResult* r = &results[di];
-            char name[32] = "none";
-            if (r->best >= 0) configName(r->configs[r->best], name, sizeof(name));
-            printf(" {%s}", name);
-            memcpy(sets[di].x + (size_t)g * kFeatureCount, graphs[g].feature, sizeof(graphs[g].feature));
-            for (int c = 0; c < r->configCount; ++c) sets[di].perf[(size_t)g * r->configCount + c] = r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0;
-        }
-        printf("; %.0f s\n", difftime(time(NULL), started));
-        fflush(stdout);
-    }
-    free(results), freeInputs(graphs, count);
-    CUSPARSE_CHECK(cusparseDestroy(handle)); CUDA_CHECK(cudaStreamDestroy(stream));
-    double perFamily[kFamilyCount], lofo[kMaxTreeDepth + 1];
-    int depth = 1;  // the shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of matrix
-    for (int d = 1; d <= kMaxTreeDepth; ++d) lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily), depth = lofo[d] > lofo[depth] ? d : depth;
-    printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n", lofo[1], lofo[2], lofo[3], lofo[4]);
-    lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
-    printf("~ at depth %d, the best of the four, each family left out:", depth);
-    for (int f = 0; f < kFamilyCount; ++f) printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
-    for (int di = 0; di < o->dimCount; ++di) {
-        fitTree(&sets[di], family, -1, depth, &model.trees[model.treeCount]);
-        printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
-        free(sets[di].x), free(sets[di].perf);
-    }
-    char date[32];
-    const time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
-    FILE* out = fopen(o->modelPath, "w");
-    if (out != NULL) writeModel(out, &model, date, lofo[0], depth, o);
-    if (out == NULL || fclose(out) != 0) return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
-    failures += !readModel(o->modelPath, &model);  // read back through the run's own validation
-    printf("wrote %s: %d trees of depth <= %d, read back and validated\nheadline: decider_lofo_vs_oracle_geomean = %.3f\n",
-           o->modelPath, model.treeCount, kMaxTreeDepth, lofo[0]);
-    if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
-    puts(failures > 0 ? "FAIL" : "PASS");
-    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-// end snippet
-
-// ---------------------------------------------------------------- reordering
-struct DegreeOf { int degree, id; };
-static int byDegree(const void* x, const void* y) {  // lower degree first, then lower id
-    const DegreeOf *a = (const DegreeOf*)x, *b = (const DegreeOf*)y;
-    return a->degree != b->degree ? (a->degree < b->degree ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
-}
-// snippet: reordering
-// Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together, lowest degree first, so a vertex's
-// neighbours get consecutive ids, and so do two vertices with a common neighbour: rows i and i + 1 come to share columns, which V = 2 turns
-// into fewer loads of B. Each component starts from its lowest-degree vertex (a cheap stand-in for a peripheral one). Returns newId[old
-// vertex].
-static int* rcmOrder(const Csr* a) {
-    const int n = a->n;
-    int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
-    char* seen = (char*)calloc((size_t)n, 1);
-    DegreeOf* byDeg = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
-    DegreeOf* batch = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
-    for (int i = 0; i < n; ++i) byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i], byDeg[i].id = i;
-    qsort(byDeg, (size_t)n, sizeof(DegreeOf), byDegree);
-    int tail = 0;
-    for (int s = 0; s < n; ++s) {
-        if (seen[byDeg[s].id]) continue;
-        int head = tail;
-        order[tail++] = byDeg[s].id, seen[byDeg[s].id] = 1;
-        while (head < tail) {
-            const int u = order[head++];
-            int count = 0;
-            for (int e = a->rowPtr[u]; e < a->rowPtr[u + 1]; ++e) {
-                const int v = a->colIdx[e];
-                if (seen[v]) continue;
-                seen[v] = 1, batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v], batch[count++].id = v;
-            }
-            qsort(batch, (size_t)count, sizeof(DegreeOf), byDegree);
-            for (int k = 0; k < count; ++k) order[tail++] = batch[k].id;
-        }
-    }
-    int* newId = (int*)checkedMalloc((size_t)n * sizeof(int));
-    for (int k = 0; k < n; ++k) newId[order[k]] = n - 1 - k;  // the "reverse"
-    free(order), free(seen), free(byDeg), free(batch);
-    return newId;
-}
-// end snippet
-
-// ---------------------------------------------------------------- the GCN
-static float weightValue(int layer, int row, int col) {  // in [-1, 1) / 16: a layer keeps its input's scale
-    const uint64_t h = hash64(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^ kSeedWeights);
-    return ((float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f) * 0x1p-4f;
-}
-static double gammaOf(int k) { return k * 0x1p-24 / (1.0 - k * 0x1p-24); }
-// The CPU GCN in double, carrying for every element a bound on how far an fp32 computation in any order can be from it: a sum of k terms
-// whose inputs are each off by e_t is off by at most sum |w_t| e_t + gamma(k + 2) sum |w_t| (|x_t| + e_t); relu does not widen an error.
-// Per layer Y = A (H W): the dense product first (H n x k, W k x m), then the aggregation, relu after layer 1.
-static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, const float* w, int m, int relu, double* y, double* yErr) {
-    double* t = (double*)checkedMalloc((size_t)a->n * m * 2 * sizeof(double));
-    double* tErr = t + (size_t)a->n * m;
-    for (int i = 0; i < a->n; ++i) {
-        for (int j = 0; j < m; ++j) {
-            double sum = 0.0, carried = 0.0, mag = 0.0;
-            for (int q = 0; q < k; ++q) {
-                const double x = h[(size_t)i * k + q], e = hErr[(size_t)i * k + q], wq = w[(size_t)q * m + j];
-                sum += x * wq, carried += fabs(wq) * e, mag += fabs(wq) * (fabs(x) + e);
-            }
-            t[(size_t)i * m + j] = sum, tErr[(size_t)i * m + j] = carried + gammaOf(k + 2) * mag;
-        }
-    }
-    for (int i = 0; i < a->n; ++i) {
-        const double g = gammaOf(a->rowPtr[i + 1] - a->rowPtr[i] + 2);
-        for (int j = 0; j < m; ++j) {
-            double sum = 0.0, carried = 0.0, mag = 0.0;
-            for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
-                const size_t at = (size_t)a->colIdx[e] * m + j;
-                const double v = a->val[e];
-                sum += v * t[at], carried += fabs(v) * tErr[at], mag += fabs(v) * (fabs(t[at]) + tErr[at]);
-            }
-            y[(size_t)i * m + j] = relu && sum < 0.0 ? 0.0 : sum, yErr[(size_t)i * m + j] = carried + g * mag;
-        }
-    }
-    free(t);
-}
-struct GcnCtx {
-    cublasHandle_t blas;
-    int n, width[3];
-    const float *x, *weight[2];
-    float *transformed[2], *aggregated[2];  // X W1 and H1 W2; H1 (relu'd in place) and Z
-    void (*aggregate)(const void*);         // launchCusparse or launchEngine, on agg[layer]
-    LaunchCtx agg[2];
-};
-// snippet: gcn-layer
-// The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of a column-major product), then the SpMM A
-// T at the layer's narrow output width, relu after layer 1.
-static void launchGcn(const void* p) {
-    const GcnCtx* g = (const GcnCtx*)p;
-    const float one = 1.0f, zero = 0.0f;
-    for (int layer = 0; layer < 2; ++layer) {
-        const int k = g->width[layer], m = g->width[layer + 1];
-        CUBLAS_CHECK(cublasSgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, g->n, k, &one, g->weight[layer], m,
-                                 layer == 0 ? g->x : g->aggregated[0], k, &zero, g->transformed[layer], m));
-        g->aggregate(&g->agg[layer]);
-        if (layer == 0) {
-            const long long count = (long long)g->n * m;
-            reluInPlace<<<(unsigned)((count + 255) / 256), 256, 0, g->agg[0].stream>>>(g->aggregated[0], count);
-            CUDA_CHECK(cudaGetLastError());
-        }
-    }
-}
-// end snippet
-// Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
-static int gcnMatches(GcnCtx* g, const double* want, const double* bound, float* hostZ, const char* variant) {
-    const long long count = (long long)g->n * g->width[2];
-    CUDA_CHECK(cudaMemset(g->aggregated[0], 0xff, (size_t)g->n * g->width[1] * sizeof(float)));
-    CUDA_CHECK(cudaMemset(g->aggregated[1], 0xff, (size_t)count * sizeof(float)));
-    launchGcn(g);
-    CUDA_CHECK(cudaStreamSynchronize(g->agg[0].stream));
-    CUDA_CHECK(cudaMemcpy(hostZ, g->aggregated[1], (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
-    long long bad = 0, first = -1;
-    for (long long i = 0; i < count; ++i) if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) bad += 1, first = first < 0 ? i : first;
-    if (bad > 0) {
-        fprintf(stderr, "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound %.3g)\n", variant,
-                bad, first / g->width[2], first % g->width[2], hostZ[first], want[first], bound[first]);
-    }
-    return bad == 0;
-}
-// The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the other; the dense transforms are the same
-// cuBLAS calls in both. Returns the failures.
-static int runGcn(const Input* in, const int* width, const Config* chosen, cudaStream_t stream, double* speedup) {
-    const int n = in->a.n;
-    float *host[3], *dev[3];  // X, W1, W2
-    double* h[3];             // X, H1, Z in double, each followed by its bounds
-    for (int t = 0; t < 3; ++t) {
-        const int rows = t == 0 ? n : width[t - 1], cols = width[t == 0 ? 0 : t];
-        host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
-        for (int e = 0; e < rows * cols; ++e) host[t][e] = t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
-        dev[t] = (float*)upload(host[t], (size_t)rows * cols * sizeof(float));
-        h[t] = (double*)calloc((size_t)n * width[t] * 2, sizeof(double));
-    }
-    for (size_t i = 0; i < (size_t)n * width[0]; ++i) h[0][i] = host[0][i];  // X is exact: its bounds are 0
-    for (int layer = 0; layer < 2; ++layer) {
-        cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer], host[layer + 1], width[layer + 1],
-                 layer == 0, h[layer + 1], h[layer + 1] + (size_t)n * width[layer + 1]);
-    }
-    DeviceInput d, view[2];
-    uploadInput(in, &d, 1);
-    GcnCtx g;
-    memset(&g, 0, sizeof(g));
-    g.n = n, g.x = dev[0];
-    memcpy(g.width, width, sizeof(g.width));
-    CUBLAS_CHECK(cublasCreate(&g.blas)); CUBLAS_CHECK(cublasSetStream(g.blas, stream));
-    CUBLAS_CHECK(cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));  // fp32 arithmetic, as the bound assumes
-    cusparseHandle_t sparse;
-    cusparseSpMatDescr_t matA;
-    CUSPARSE_CHECK(cusparseCreate(&sparse)); CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    for (int layer = 0; layer < 2; ++layer) {  // layer's SpMM: from its transform into its aggregation
-        const int m = width[layer + 1];
-        g.weight[layer] = dev[layer + 1];
-        CUDA_CHECK(cudaMalloc(&g.transformed[layer], (size_t)n * m * sizeof(float)));
-        CUDA_CHECK(cudaMalloc(&g.aggregated[layer], (size_t)n * m * sizeof(float)));
-        view[layer] = d, view[layer].B = g.transformed[layer], view[layer].C = g.aggregated[layer];
-        LaunchCtx* a = &g.agg[layer];
-        memset(a, 0, sizeof(*a));
-        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream, a->handle = sparse, a->matA = matA;
-        a->alg = CUSPARSE_SPMM_ALG_DEFAULT;
-        cusparseOperands(a, 1);
-    }
-    float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
-    void (*aggregators[2])(const void*) = {launchCusparse, launchEngine};
-    const char* names[2] = {"cuSPARSE", "decider"};
-    float ms[2] = {0.0f, 0.0f};
-    int failures = 0;
-    for (int run = 0; run < 2; ++run) {
-        g.aggregate = aggregators[run];
-        if (!gcnMatches(&g, h[2], h[2] + (size_t)n * width[2], hostZ, names[run])) ++failures;
-        else ms[run] = timeMs(launchGcn, &g, stream, kWarmupRuns, kTimedRuns, 0);
-    }
-    if (failures == 0) printf("both runs match the CPU on all %lld elements of Z, each within its propagated bound\n", (long long)n * width[2]);
-    *speedup = ratio(ms[0], ms[1]);
-    printf("~ forward pass, mean of %d passes launched from the host: cuSPARSE %.4f ms, decider %.4f ms: %.2fx\n", kTimedRuns, ms[0], ms[1], *speedup);
-    for (int layer = 0; layer < 2; ++layer) {
-        cusparseOperands(&g.agg[layer], 0);
-        CUDA_CHECK(cudaFree(g.transformed[layer])); CUDA_CHECK(cudaFree(g.aggregated[layer]));
-    }
-    CUSPARSE_CHECK(cusparseDestroySpMat(matA)); CUSPARSE_CHECK(cusparseDestroy(sparse)); CUBLAS_CHECK(cublasDestroy(g.blas));
-    freeDeviceInput(&d);
-    for (int t = 0; t < 3; ++t) {
-        free(host[t]), free(h[t]);
-        CUDA_CHECK(cudaFree(dev[t]));
-    }
-    free(hostZ);
-    return failures;
-}
-
-// ---------------------------------------------------------------- flags, inputs, reports, main
 static int parseFlags(int argc, char** argv, Options* o) {
     memset(o, 0, sizeof(*o));
     o->modelPath = kDefaultModelPath, o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
@@ -1823,157 +1991,8 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
     }
     return 1;
 }
-// The host part: facts and features of every input, the MAC-job gap, the decider's picks with the paths to them, and the random picks
-// (Table 5's baseline), all before the first CUDA call.
-static void hostPart(const Options* o, const Model* model, Input* inputs, int count, Config* predicted, Config* drawn) {
-    printf("SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector (1, 2, 4), S rows\ncut into pieces of SG vectors. %d inputs; dims", count);
-    for (int i = 0; i < o->dimCount; ++i) printf(" %d", o->dims[i]);
-    printf(". Features as in the paper's Table 3.\n");
-    for (int i = 0; i < count; ++i) {
-        const Input* from = &inputs[inputs[i].reorderedFrom >= 0 ? inputs[i].reorderedFrom : i];
-        analyseInput(&inputs[i]);
-        const double* f = inputs[i].feature;
-        if (from == &inputs[i]) {
-            printf("%s: %s\n  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max %.0f, cv %.2f, cv_hat %.2f\n", inputs[i].name,
-                   inputs[i].about, f[fN], f[fNHat], f[fNnz], f[fDelta], f[fD], f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
-            printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f\n", f[fRho], f[fB], f[fBMax], f[fPr2],
-                   inputs[i].pcsr[0].splitGranularity, inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
-        } else printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n", inputs[i].name, from->feature[fPr2],
-                    inputs[i].feature[fPr2], from->feature[fB], inputs[i].feature[fB], inputs[i].sweepDims);
-    }
-    // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F columns' work where the others do
-    // min(dim, 32F); beside it the lane-columns left idle.
-    printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
-    for (int i = 0, dim = 0; i < o->dimCount; ++i) {
-        printf("  dim %3d:", dim = o->dims[i]);
-        for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize) printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0, ceilDiv(dim, w) * w - dim);
-        printf("\n");
-    }
-    printf("The decider (%s, trained on %s; left one family out it scored %s): its pick at each dim, and the path to it\n",
-           model->path, model->provenance[0] ? model->provenance : "an unnamed GPU", model->lofo[0] ? model->lofo : "unknown");
-    uint64_t state = kSeedRandomConfig;
-    for (int i = 0; i < count; ++i) {
-        for (int di = 0; di < o->dimCount; ++di) {
-            const int k = i * o->dimCount + di;
-            Config space[kMaxConfigs];
-            char why[200], name[32];
-            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why, sizeof(why));
-            drawn[k] = space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
-            configName(predicted[k], name, sizeof(name));
-            if (inputs[i].reorderedFrom < 0) printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
-        }
-    }
-    printf("Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d to %d calls (%.1f ms\nor more) timed "
-           "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n", kWarmupRuns, kTimedRuns, kMaxTimedRuns,
-           kMinWindowMs, kDefaultW, kDefaultF, kDefaultV, kDefaultS);
-}
-static double geomean(double logSum, int count) { return count > 0 ? exp(logSum / count) : 0.0; }
-// snippet: table5
-// The oracle over cuSPARSE and the paper's Table 5: best time / time of the decider's pick and of the random one, geometric means per input
-// (over dims) and per dim (over inputs), then overall.
-static void printOracleTables(const Options* o, const Input* inputs, int count, const DimResult* results, const Config* predicted, const Config* drawn) {
-    double dimLog[kMaxDims][3] = {{0}}, all[4] = {0, 0, 0, 0}, minSpeedup = 0.0;
-    int dimCount[kMaxDims] = {0}, allCount = 0;
-    printf("Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its worst dim, and the\n");
-    printf("decider's and the random pick's share of the best (the paper's Table 5)\n");
-    printf("  %-18s %9s %6s %8s %7s\n", "input", "best/cuSP", "min", "decider", "random");
-    for (int i = 0; i < count; ++i) {
-        if (inputs[i].reorderedFrom >= 0) continue;
-        double logs[3] = {0, 0, 0}, worst = 0.0;
-        int n = 0;
-        for (int di = 0; di < o->dimCount; ++di) {
-            const DimResult* r = &results[i * o->dimCount + di];
-            const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
-            if (s <= 0.0) continue;
-            const double v[3] = {log(s), log(perfOf(r, predicted[i * o->dimCount + di])), log(perfOf(r, drawn[i * o->dimCount + di]))};
-            for (int k = 0; k < 3; ++k) logs[k] += v[k], dimLog[di][k] += v[k], all[k] += v[k];
-            all[3] += v[0] + v[1];  // the decider over cuSPARSE
-            worst = n == 0 || s < worst ? s : worst, ++n, ++dimCount[di], ++allCount;
-        }
-        minSpeedup = minSpeedup == 0.0 || (worst > 0.0 && worst < minSpeedup) ? worst : minSpeedup;
-        printf("~ %-18s %9.2f %6.2f %8.3f %7.3f\n", inputs[i].name, geomean(logs[0], n), worst, geomean(logs[1], n), geomean(logs[2], n));
-    }
-    printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %8s %7s\n", "dim", "best/cuSP", "", "decider", "random");
-    for (int di = 0; di < o->dimCount; ++di)
-        printf("~ %-18d %9.2f %6s %8.3f %7.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]), "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
-    printf("~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\nheadline: oracle_vs_cusparse_geomean = %.2f\n"
-           "headline: oracle_vs_cusparse_min = %.2f\n", minSpeedup >= 1.0 ? "met" : "missed", geomean(all[0], allCount), minSpeedup);
-    printf("~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: decider_vs_oracle_geomean = %.3f\n"
-           "headline: random_vs_oracle_geomean = %.3f\nheadline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[1], allCount) >= 0.97 ? "met" : "missed",
-           geomean(all[1], allCount), geomean(all[2], allCount), geomean(all[3], allCount));
-}
-// end snippet
-// The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on the reordered ids, and the best
-// configuration on the ids as given.
-static void printReorderTable(const Options* o, const Input* inputs, int count, const DimResult* results) {
-    printf("Reordering (the paper's Table 6): speedups over cuSPARSE on the ids as given\n");
-    printf("  %-18s %4s %10s %8s %8s\n", "input", "dim", "cuSPARSE-r", "best", "best-r");
-    printf("plotspec: reorder | bar | Best configuration over cuSPARSE, without and with RCM | input | speedup\n");
-    double gain = 0.0;
-    int gains = 0;
-    for (int i = 0, from = 0; i < count; ++i) {
-        double logs[2] = {0, 0};
-        int n = 0;
-        if ((from = inputs[i].reorderedFrom) < 0) continue;
-        for (int di = 0; di < inputs[i].sweepDims; ++di) {
-            const DimResult *before = &results[from * o->dimCount + di], *after = &results[i * o->dimCount + di];
-            if (before->best < 0 || after->best < 0) continue;
-            const double base = before->cusparseMs, s[2] = {ratio(base, before->ms[before->best]), ratio(base, after->ms[after->best])};
-            printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di], ratio(base, after->cusparseMs), s[0], s[1]);
-            if (s[0] <= 0.0 || s[1] <= 0.0) continue;
-            logs[0] += log(s[0]), logs[1] += log(s[1]), gain += log(s[1] / s[0]), ++gains, ++n;
-        }
-        printf("~ plot: reorder | best | %s | %.3f\n~ plot: reorder | best reordered | %s | %.3f\n", inputs[from].name,
-               geomean(logs[0], n), inputs[from].name, geomean(logs[1], n));
-    }
-    printf("headline: reorder_speedup_geomean = %.2f\n", geomean(gain, gains));
-}
-// The GPU part: sweep every input, print its rows, then the tables, the reordering and the GCN.
-static int gpuPart(const Options* o, Input* inputs, int count, const Config* predicted, const Config* drawn, const Model* model) {
-    cudaStream_t stream;
-    cusparseHandle_t handle;
-    CUDA_CHECK(cudaStreamCreate(&stream));  // a blocking stream: the checks' plain copies wait for it
-    CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
-    DimResult* results = (DimResult*)calloc((size_t)count * o->dimCount, sizeof(DimResult));
-    int failures = 0, reordered = 0;
-    printf("GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel and the default\n");
-    printf("over the faster cuSPARSE algorithm, and the decider's and the random pick's share of the best\n");
-    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}", "basic", "best", "{config}", "best",
-           "basic", "dflt", "decider", "random");
-    for (int i = 0; i < count; ++i) {
-        const int k = i * o->dimCount, wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
-        if (wrong == 0) printf("%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the CPU\n", inputs[i].name, inputs[i].a.nnz);
-        else printf("%s (nnz %d): %d variants fail their check (stderr names them)\n", inputs[i].name, inputs[i].a.nnz, wrong);
-        for (int di = 0; di < inputs[i].sweepDims; ++di) printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
-        failures += wrong, reordered += inputs[i].reorderedFrom >= 0;
-        fflush(stdout);
-    }
-    CUSPARSE_CHECK(cusparseDestroy(handle));
-    printOracleTables(o, inputs, count, results, predicted, drawn);
-    if (reordered > 0) printReorderTable(o, inputs, count, results);
-    free(results);
-    // snippet: gcn-run
-    // The GCN runs on the community graph (on the first file when files are given), its two aggregations on the decider's picks at the
-    // layers' widths.
-    int gcn = 0;
-    for (int i = 0; i < count; ++i) gcn = strcmp(inputs[i].name, "community") == 0 ? i : gcn;
-    const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden, kGcnClasses};
-    Config chosen[2];
-    char names[2][32];
-    for (int layer = 0; layer < 2; ++layer) {
-        chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[gcn].feature, width[layer + 1], NULL, 0);
-        configName(chosen[layer], names[layer], sizeof(names[layer]));
-    }
-    printf("GCN forward pass on %s: %d -> %d -> %d features, H1 = relu(A (X W1)), Z = A (H1 W2); transforms by cuBLAS,\n",
-           inputs[gcn].name, width[0], width[1], width[2]);
-    printf("aggregations by cuSPARSE in one run and by the decider's %s and %s in the other\n", names[0], names[1]);
-    double speedup = 0.0;
-    failures += runGcn(&inputs[gcn], width, chosen, stream, &speedup);
-    // end snippet
-    printf("~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\nheadline: gcn_speedup = %.2f\n", speedup >= 1.4 ? "met" : "missed", speedup);
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    return failures;
-}
+
+// ---------------------------------------------------------------- main
 int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a) if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) return fputs(kUsage, stdout), EXIT_SUCCESS;
     Options o;
