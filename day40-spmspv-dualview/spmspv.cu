@@ -2,14 +2,14 @@
 // payload that serves both directions.
 //
 // Push walks only the columns j where x_j != 0 and scatters into y (atomics); pull walks every row
-// and gathers the x_j it needs. Push wins when x is very sparse, pull when it is not. Plain CSR (for
-// pull) and CSC (for push) store the matrix twice. The DB format (the paper in the README's credits)
-// stores it once, in 16x16 blocks, with two small index views over the one payload: a block-row
-// view for pull, a block-column view for push. Here a block holding one or two nonzeros, where a
-// block's own index costs more than its entries, moves to a side payload with plain row and column
-// views instead. Part 1 asks whether that one payload can be as fast as the better of the two plain
-// kernels; part 2 runs a breadth-first search (DB-BFS) on it against day 38's fastest mapping; part 3
-// a pruned decoding layer against cuBLAS's dense matrix-vector product.
+// and gathers the x_j it needs. Push wins when x is very sparse, pull when it is not. Plain CSR
+// (for pull) and CSC (for push) store the matrix twice. The DB format (the paper in the README's
+// credits) stores it once, in 16x16 blocks, with two small index views over the one payload: a
+// block-row view for pull, a block-column view for push. Here a block holding one or two nonzeros,
+// where a block's own index costs more than its entries, moves to a side payload with plain row and
+// column views instead. Part 1 asks whether that one payload can be as fast as the better of the
+// two plain kernels; part 2 runs a breadth-first search (DB-BFS) on it against day 38's fastest
+// mapping; part 3 a pruned decoding layer against cuBLAS's dense matrix-vector product.
 //
 // Inputs: cuda-words.mtx (a real word graph, small and skewed), three generated matrices of 8 to 26
 // million nonzeros (a 3D finite-element mesh with dense blocks, a half-filled band, a Graph500
@@ -18,11 +18,13 @@
 // Every path is checked against the CPU before and after it is timed.
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmspv spmspv.cu -lcusparse -lcublas
+// clang-format off: the run lines are --help's text, one line each
 // Run: ./spmspv                 the verified run, from this folder (host part without a GPU: about 20 s, 3.2 GB)
 // Run: ./spmspv --small         the same code paths on small inputs, for compute-sanitizer
 // Run: ./spmspv --roots N       Kronecker BFS roots (1..64, default 8)
 // Run: ./spmspv FILE.mtx        Matrix Market files instead of the generated inputs (up to 8; BFS on A + A^T)
 // Run: ./spmspv --help          this list (-h too); transcripts in evidence/, what was tried in evidence/notes.md
+// clang-format on
 
 #include <limits.h>
 #include <math.h>
@@ -38,39 +40,49 @@
 namespace cg = cooperative_groups;
 
 // ---------------------------------------------------------------- constants
-static const char* const kUsage =  // the header's run lines, for --help (make check compares the two)
+// The header's run lines, for --help (make check compares the two).
+// clang-format off
+static const char* const kUsage =
     "usage:\n"
     "  ./spmspv                 the verified run, from this folder (host part without a GPU: about 20 s, 3.2 GB)\n"
     "  ./spmspv --small         the same code paths on small inputs, for compute-sanitizer\n"
     "  ./spmspv --roots N       Kronecker BFS roots (1..64, default 8)\n"
     "  ./spmspv FILE.mtx        Matrix Market files instead of the generated inputs (up to 8; BFS on A + A^T)\n"
     "  ./spmspv --help          this list (-h too); transcripts in evidence/, what was tried in evidence/notes.md\n";
+// clang-format on
 
+static const int kWarpSize = 32;                // every GPU this course targets
+static const unsigned kFullMask = 0xffffffffu;  // every lane of a warp takes part
 // 16x16 blocks: a block row is 16 rows, which half a warp holds one lane each; an x block is 16
 // floats, 64 bytes, two sectors; a local row and column fit one byte together.
-#define BLOCK_DIM 16
-static const int kBlockDim = BLOCK_DIM;
-static const int kWarpSize = 32;  // every GPU this course targets
-static const unsigned kFullMask = 0xffffffffu;
+static const int kBlockDim = 16;
 // A block of k nonzeros costs 5k payload bytes plus its 40 bytes of views (column and start for
 // pull; for push one 32-byte sector: block row, start, column table); in the side payload an entry
 // costs 16 (column and value for pull, row and value for push). 5k + 40 < 16k from k = 4 on.
 static const int kSideMaxNnz = 3;
 static const int kBlockViewBytes = 40, kSideEntryBytes = 16;
-// Pull work: a block row's entries (blocked, then side) cut into items of at most this many, one warp
-// each; a longer block row (a Kronecker hub's) is split, its pieces meeting through partial sums.
-// Items of 512 to 4096 entries, about 16384 of them: two items for each warp an H200 holds at once.
+// Pull work: a block row's entries (blocked, then side) cut into items of at most this many, one
+// warp each; a longer block row (a Kronecker hub's) is split, its pieces meeting through partial
+// sums. Items of 512 to 4096 entries, about 16384 of them: two items for each warp an H200 holds
+// at once.
 static const int kItemEntriesMin = 512, kItemEntriesMax = 4096, kItemsWanted = 16384;
 static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
-static const int kPullUnroll = 4;         // chunks of 32 entries a warp has in flight; more cost registers and a resident block an SM (notes.md)
-static const int kBfsPullUnroll = 8;      // DB-BFS pull: chunks of 32 indices in flight; found rows skip theirs from the next round (16 ran slower, notes.md)
-static const int kDbBfsBlocksPerSm = 4;   // DB-BFS's resident blocks an SM: its register cap (at three the mesh's pull levels ran slower)
-static const int kThreads = 256;          // the DB kernels: 8 warps a block
-static const int kDbBlocksPerSm = 5;      // the SpMSpV kernel's resident blocks an SM: with six or eight (fewer registers) it ran slower (notes.md)
+// Chunks of 32 entries a pull warp has in flight; more cost registers and a resident block an SM
+// (notes.md).
+static const int kPullUnroll = 4;
+// DB-BFS pull: chunks of 32 indices in flight; found rows skip theirs from the next round (16 ran
+// slower, notes.md).
+static const int kBfsPullUnroll = 8;
+// DB-BFS's resident blocks an SM: its register cap (at three the mesh's pull levels ran slower).
+static const int kDbBfsBlocksPerSm = 4;
+static const int kThreads = 256;  // the DB kernels: 8 warps a block
+// The SpMSpV kernel's resident blocks an SM: with six or eight (fewer registers) it ran slower
+// (notes.md).
+static const int kDbBlocksPerSm = 5;
 static const int kWarpsPerCta = kThreads / kWarpSize;
-static const int kSidePiece = 4;          // push: side entries of a column one thread loads at once
-static const int kSampleEntries = 64;           // x entries every CTA samples for the rule (the same 64)
-static const int kSmallGridCtas = 4;      // --small: persistent loops take several turns
+static const int kSidePiece = 4;       // push: side entries of a column one thread loads at once
+static const int kSampleEntries = 64;  // x entries every CTA samples for the rule (the same 64)
+static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
 static const int kSectorBytes = 32;
 // The program's direction rule: push when its counted bytes times this factor stay below pull's.
@@ -86,94 +98,125 @@ static const double kAtomicWaitBytes = 1.0;
 // The paper's rule: push when fewer than this share of the x blocks hold a nonzero (its th3).
 static const double kPaperTh3 = 0.01;
 
-enum Mode { kPullOnly, kPushOnly, kAutoRule, kMetaOnly };
-// The variants timed per x, in teaching order; cuSPARSE BSR only where its 1 KiB blocks fit kBsrMaxBytes.
-// cuBLAS's dense product stands in for cuSPARSE on the decoding layers. "DB stream" is DB auto
-// launched call by call from the host, beside its graph replay: the host's launch pace, labelled.
-// The paper's rule is applied on the host to the exact counts, as its metadata step counts them;
-// its line gives the time of the path it picks.
-enum Variant { kCusparseCsr, kCusparseBsr, kCublasGemv, kPlainPull, kPlainPush, kDbMeta, kDbPull, kDbPush, kDbAuto,
-               kDbAutoStream, kVariantCount };
-static const char* const kVariantNames[kVariantCount] = {"cuSPARSE", "BSR", "cuBLAS", "CSR pull", "CSC push", "DB meta",
-                                                         "DB pull", "DB push", "DB auto", "stream"};
+enum Mode {
+    kPullOnly,
+    kPushOnly,
+    kAutoRule,
+    kMetaOnly
+};
+// The variants timed per x, in teaching order; cuSPARSE BSR only where its 1 KiB blocks fit
+// kBsrMaxBytes. cuBLAS's dense product stands in for cuSPARSE on the decoding layers. "DB stream"
+// is DB auto launched call by call from the host, beside its graph replay: the host's launch pace,
+// labelled. The paper's rule is applied on the host to the exact counts, as its metadata step
+// counts them; its line gives the time of the path it picks.
+enum Variant {
+    kCusparseCsr,
+    kCusparseBsr,
+    kCublasGemv,
+    kPlainPull,
+    kPlainPush,
+    kDbMeta,
+    kDbPull,
+    kDbPush,
+    kDbAuto,
+    kDbAutoStream,
+    kVariantCount
+};
+static const char* const kVariantNames[kVariantCount] = {
+    "cuSPARSE", "BSR",     "cuBLAS",  "CSR pull", "CSC push",
+    "DB meta",  "DB pull", "DB push", "DB auto",  "stream"};
 static const double kBsrMaxBytes = 4.0e9;
 
-enum Pattern { kRandom, kClustered, kPatternCount };
+enum Pattern {
+    kRandom,
+    kClustered,
+    kPatternCount
+};
 static const char* const kPatternNames[kPatternCount] = {"random", "clustered"};
-static const double kDensities[] = {0.1, 0.01, 0.001, 0.0001};
-#define DENSITY_COUNT 4
-static const int kDensityCount = DENSITY_COUNT;
-static const int kCases = DENSITY_COUNT * 2;  // densities x patterns
-static const long long kLargeNnz = 1000000;   // below this a call is launch-paced; the plain-path goal is judged above
+static const int kDensityCount = 4;
+static const double kDensities[kDensityCount] = {0.1, 0.01, 0.001, 0.0001};
+static const int kCases = kDensityCount * kPatternCount;
+// Below this a call is launch-paced; the plain-path goal is judged above.
+static const long long kLargeNnz = 1000000;
 
-static const int kWarmupRuns = 3;   // lazy loading: each kernel's first launch loads it
-static const int kTimedRuns = 20;   // one graph replay of 20 calls lifts a microsecond call above timer noise
-static const int kSmallTimedRuns = 2;
-static const int kGuardFloats = 16; // poisoned floats past y that must stay so
+static const int kWarmupRuns = 3;  // lazy loading: each kernel's first launch loads it
+// One graph replay of 20 calls lifts a microsecond call above timer noise.
+static const int kTimedRuns = 20;
+static const int kSmallTimedRuns = 2;  // --small: the sanitizer's runs, checked not timed
+static const int kGuardFloats = 16;    // poisoned floats past y that must stay so
+// The copy that gives the bandwidth ceiling: far larger than L2 (--small: quick under a sanitizer).
 static const size_t kCopyBytes = (size_t)1 << 30, kCopyBytesSmall = (size_t)64 << 20;
 
 // Generated inputs. The mesh and the band are 26 million nonzeros, about 130 MB of payload, twice
-// the H200's L2, so a replayed call reads HBM, not cache.
-static const int kFeSide = 48, kFeSideSmall = 6, kFeUnknowns = 3;  // 48^3 nodes, 3 unknowns, 27 points
+// the H200's L2, so a replayed call reads HBM, not cache. The mesh: 48^3 nodes, 3 unknowns each,
+// 27 points.
+static const int kFeSide = 48, kFeSideSmall = 6, kFeUnknowns = 3;
 static const int kBandRows = 800000, kBandRowsSmall = 3000, kBandHalfWidth = 32;
 static const int kKronScale = 18, kKronScaleSmall = 10, kKronEdgeFactor = 16;
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;  // Graph500's initiator
 static const int kBfsScale = 21, kBfsScaleSmall = 11;
+// BFS roots: the Kronecker graph's by default (--roots up to Graph500's 64), --small's, and those
+// of every other graph.
 static const int kRootsDefault = 8, kRootsMax = 64, kRootsSmall = 2, kRootsOther = 2;
 static const int kBfsTimedRuns = 3;  // per root; a search is long enough to time call by call
-// Decoding: the projections of a 1B model of hidden size 2048, FFN 8192 (up and down).
-#define DECODE_SHAPES 3
-static const int kDecodeShapes = DECODE_SHAPES;
-static const int kDecodeRows[DECODE_SHAPES] = {2048, 8192, 2048}, kDecodeCols[DECODE_SHAPES] = {2048, 2048, 8192};
+// Decoding: the projections of a 1B model of hidden size 2048, FFN 8192 (up and down); --small
+// divides both sides by kDecodeShrinkSmall.
+static const int kDecodeShapes = 3;
+static const int kDecodeRows[kDecodeShapes] = {2048, 8192, 2048};
+static const int kDecodeCols[kDecodeShapes] = {2048, 2048, 8192};
 static const int kDecodeShrinkSmall = 16;
 static const double kDecodeKeepX = 0.1;  // activations kept: a tenth, at random positions
-// Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the unexplored
-// edges / alpha, back to push when the frontier holds fewer than n / beta vertices.
+// Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the
+// unexplored edges / alpha, back to push when the frontier holds fewer than n / beta vertices.
 static const int kBeamerAlpha = 14, kBeamerBeta = 24;
-static const int kMaxInputs = 8;
-static const char* const kWordsPath = "cuda-words.mtx";
-static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL, kSeedBfs = 0x5eed0040c3ULL,
-                      kSeedX = 0x5eed0040d4ULL, kSeedRoots = 0x5eed0040e5ULL, kSeedDecode = 0x5eed0040f6ULL;
+static const int kMaxInputs = 8;                         // Matrix Market files a run takes
+static const char* const kWordsPath = "cuda-words.mtx";  // the default run's real matrix
+// Fixed seeds: the same inputs, x and roots on every run.
+static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL,
+                      kSeedBfs = 0x5eed0040c3ULL, kSeedX = 0x5eed0040d4ULL,
+                      kSeedRoots = 0x5eed0040e5ULL, kSeedDecode = 0x5eed0040f6ULL;
 
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries <= kThreads, "one sample per thread");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
 
-// ---------------------------------------------------------------- error macros (copies of common/cuda-check.h)
-#define CUDA_CHECK(call)                                                   \
-    do {                                                                   \
-        cudaError_t status_ = (call);                                      \
-        if (status_ != cudaSuccess) {                                      \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,  \
-                    #call, cudaGetErrorString(status_));                   \
-            exit(EXIT_FAILURE);                                            \
-        }                                                                  \
+// ---------------------------------------------------------------- error macros
+// Copies of common/cuda-check.h.
+#define CUDA_CHECK(call)                                                         \
+    do {                                                                         \
+        cudaError_t status_ = (call);                                            \
+        if (status_ != cudaSuccess) {                                            \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                    cudaGetErrorString(status_));                                \
+            exit(EXIT_FAILURE);                                                  \
+        }                                                                        \
     } while (0)
 
-#define CUSPARSE_CHECK(call)                                               \
-    do {                                                                   \
-        cusparseStatus_t status_ = (call);                                 \
-        if (status_ != CUSPARSE_STATUS_SUCCESS) {                          \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,  \
-                    #call, cusparseGetErrorString(status_));               \
-            exit(EXIT_FAILURE);                                            \
-        }                                                                  \
+#define CUSPARSE_CHECK(call)                                                     \
+    do {                                                                         \
+        cusparseStatus_t status_ = (call);                                       \
+        if (status_ != CUSPARSE_STATUS_SUCCESS) {                                \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                    cusparseGetErrorString(status_));                            \
+            exit(EXIT_FAILURE);                                                  \
+        }                                                                        \
     } while (0)
 
-#define CUBLAS_CHECK(call)                                                 \
-    do {                                                                   \
-        cublasStatus_t status_ = (call);                                   \
-        if (status_ != CUBLAS_STATUS_SUCCESS) {                            \
-            fprintf(stderr, "%s:%d: %s failed: cuBLAS status %d\n",        \
-                    __FILE__, __LINE__, #call, (int)status_);              \
-            exit(EXIT_FAILURE);                                            \
-        }                                                                  \
+#define CUBLAS_CHECK(call)                                                                     \
+    do {                                                                                       \
+        cublasStatus_t status_ = (call);                                                       \
+        if (status_ != CUBLAS_STATUS_SUCCESS) {                                                \
+            fprintf(stderr, "%s:%d: %s failed: cuBLAS status %d\n", __FILE__, __LINE__, #call, \
+                    (int)status_);                                                             \
+            exit(EXIT_FAILURE);                                                                \
+        }                                                                                      \
     } while (0)
 
 // ---------------------------------------------------------------- types
 // A sparse matrix in CSR (rows sorted by column, no duplicates); as CSC it is the transpose's CSR.
 typedef struct {
-    int rows, cols; long long nnz;
+    int rows, cols;
+    long long nnz;
     int *offsets, *index;  // rows + 1; nnz
     float* value;          // nnz, or NULL for a pattern (the BFS graph)
 } Csr;
@@ -183,49 +226,66 @@ typedef struct {
 // index into the row-ordered values would cost the same 4 bytes and make push gather them.
 typedef struct {
     int rows, cols, blockRows, blockCols, blocks;
-    long long blockedNnz, sideNnz, sideBlocks;  // sideBlocks: the nonzero blocks whose entries went to the side
-    int *rowBlockOffsets, *blockCol, *blockStart;  // blockRows + 1; blocks; blocks + 1 (entry offsets)
-    unsigned char* entryIndex;                     // blockedNnz: local row << 4 | local column
-    float* entryValue;                             // blockedNnz, column-major inside each block
-    int* colBlockOffsets;                          // blockCols + 1
-    int2* cscBlock;                                // blocks, in block-column order: {block row, entry start}
-    unsigned char* cscColStart;                    // 16 per block in that order: starts of columns 1..15, nnz - 1
-    int *sideRowOffsets, *sideCol;                 // rows + 1; sideNnz
-    float* sideVal;                                // sideNnz, in row order
-    int *sideColOffsets, *sideRowCsc;              // cols + 1; sideNnz
-    float* sideValCsc;                             // sideNnz: the values again, in column order (see buildPushViews)
+    long long blockedNnz, sideNnz;
+    long long sideBlocks;           // the nonzero blocks whose entries went to the side
+    int* rowBlockOffsets;           // blockRows + 1
+    int *blockCol, *blockStart;     // blocks; blocks + 1 (entry offsets)
+    unsigned char* entryIndex;      // blockedNnz: local row << 4 | local column
+    float* entryValue;              // blockedNnz, column-major inside each block
+    int* colBlockOffsets;           // blockCols + 1
+    int2* cscBlock;                 // blocks, in block-column order: {block row, entry start}
+    unsigned char* cscColStart;     // 16 per block in that order: starts of columns 1..15, nnz - 1
+    int *sideRowOffsets, *sideCol;  // rows + 1; sideNnz
+    float* sideVal;                 // sideNnz, in row order
+    int *sideColOffsets, *sideRowCsc;  // cols + 1; sideNnz
+    float* sideValCsc;                 // sideNnz: the values again, in column order
 } Db;
-// One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first, then
-// side entries). A split block row's pieces leave partial sums; the last to arrive adds them up.
-typedef struct { int blockRow, begin, end, piece, pieces, partialBase, splitId; } PullItem;
+// One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first,
+// then side entries). A split block row's pieces leave partial sums; the last to arrive adds them.
+typedef struct {
+    int blockRow, begin, end, piece, pieces, partialBase, splitId;
+} PullItem;
 // One x of part 1, with the host's counts of what each path must read.
 typedef struct {
-    int pattern; double density;
+    int pattern;
+    double density;
     float* x;                    // cols, zeros included (the device's x)
     int nonzeros, activeBlocks;  // x entries and x blocks that are not zero
-    long long products, segments, sidePieces;  // products of push; (block, column) segments; side pieces
+    // Products of push; (block, column) segments; side pieces.
+    long long products, segments, sidePieces;
     double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
-    bool rulePush, paperPush;    // the host's reading of the two rules (the device samples)
-    double *refY, *absSum;       // rows each, in double
-    int* rowProducts;            // rows: products per row, for the tolerance
+    bool rulePush, paperPush;  // the host's reading of the two rules (the device samples)
+    double *refY, *absSum;     // rows each, in double
+    int* rowProducts;          // rows: products per row, for the tolerance
 } XCase;
-enum InputKind { kInputFile, kInputMesh, kInputBand, kInputKron, kInputDecode };
+enum InputKind {
+    kInputFile,
+    kInputMesh,
+    kInputBand,
+    kInputKron,
+    kInputDecode
+};
 typedef struct {
-    int kind; const char* path;
+    int kind;
+    const char* path;
     char name[48], description[160];
-    int decodeShape; long long merged;
-    Csr a, at;                 // A and its transpose (CSC)
-    Db db; PullItem* items;
+    int decodeShape;
+    long long merged;
+    Csr a, at;  // A and its transpose (CSC)
+    Db db;
+    PullItem* items;
     int itemCount, splitRows, splitPieces;
-    float* dense;              // decoding only: W row-major with the zeros in place
-    XCase cases[DENSITY_COUNT * 2]; int caseCount;
-    double pushBytesPerX;      // the sector model's push bytes per nonzero x entry (mean over columns)
-    double pullBytesFull;      // DB pull's bytes: payload, views, x, y
+    float* dense;  // decoding only: W row-major with the zeros in place
+    XCase cases[kCases];
+    int caseCount;
+    double pushBytesPerX;  // the sector model's push bytes per nonzero x entry (mean over columns)
+    double pullBytesFull;  // DB pull's bytes: payload, views, x, y
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
     char name[48];
-    Csr g; Db db;
+    Csr g;
+    Db db;
     long long undirectedEdges;
     int roots, *root, *levels, **dist;  // per root: levels and exact distances
     long long* componentEdges;          // per root, the Graph500 TEPS numerator
@@ -235,8 +295,10 @@ typedef struct {
     int rows, cols, blockRows, blockCols, itemCount;
     const int *rowBlockOffsets, *blockCol, *blockStart;
     const unsigned char* entryIndex;
-    const float* entryValue; const int* colBlockOffsets;
-    const uint4* pushView;        // 2 per block in block-column order: {block row, entry start}, column table
+    const float* entryValue;
+    const int* colBlockOffsets;
+    // 2 per block in block-column order: {block row, entry start}, column table.
+    const uint4* pushView;
     const int *sideRowOffsets, *sideCol;
     const float* sideVal;
     const int *sideColOffsets, *sideRowCsc;
@@ -246,97 +308,141 @@ typedef struct {
     unsigned int* arrivals;       // pieces finished, per split block row
     unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
     float pushBytesPerSample, pushBytesFixed, pushWaitBytes, pullBytes;  // the rule, in bytes
-    int* decision;                // 1 when the last call pushed, 0 when it pulled (block 0 writes it)
+    int* decision;  // 1 when the last call pushed, 0 when it pulled (block 0 writes it)
 } DbView;
+// A push's tasks in shared memory: per thread its column, x, block and side ranges, and the scan.
 typedef struct {
-    int scan[kThreads], warpTotals[kWarpSize], col[kThreads], blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
+    int scan[kThreads], warpTotals[kWarpSize], col[kThreads];
+    int blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
     float xv[kThreads];
 } PushShared;
 // A BFS as Boolean SpMSpV on the graph's DB format: the frontier and the visited set are bitmaps
 // (a 16-bit mask per 16-vertex block, in 32-bit words), a level is a push over the frontier's
 // columns or a pull over the unvisited rows, and the whole search is one cooperative grid.
 typedef struct {
-    DbView v;                    // the graph's format; no values
+    DbView view;  // the graph's format; no values
     int n, words;
-    long long entries;           // directed edges
-    const int* degreeOffsets;    // the graph's CSR offsets, for degrees
-    int *dist, *queue;           // n; 2n (this level's and the next level's frontier)
-    unsigned int *visited, *frontier, *counts;  // words; 3 * words (rotating); 3 rotating level sizes
-    unsigned long long* edges;   // 3 rotating frontier-edge sums
+    long long entries;         // directed edges
+    const int* degreeOffsets;  // the graph's CSR offsets, for degrees
+    int *dist, *queue;         // n; 2n (this level's and the next level's frontier)
+    // words; 3 * words (rotating); 3 rotating level sizes.
+    unsigned int *visited, *frontier, *counts;
+    unsigned long long* edges;  // 3 rotating frontier-edge sums
 } DbBfs;
-typedef struct { int *cnt, *slot, *touched, *scratch; long long scratchCap; } BuildScratch;
+// The DB builder's per-block-column counters (see buildBlockRow).
+typedef struct {
+    int *cnt, *slot, *touched, *scratch;
+    long long scratchCap;
+} BuildScratch;
+// The DB format on the device: the view the kernels take, and every array behind it (to free).
+typedef struct {
+    DbView view;
+    void* arrays[24];
+    int arrayCount;
+} DbDevice;
+// Everything of a part-1 input on the device, and the handles its calls use.
 typedef struct {
     int rows, cols, lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
     int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex, *bsrOffsets, *bsrCols;
-    float *csrValue, *cscValue, *bsrValues, *dense, *x, *y;  // x padded to whole blocks, y to whole blocks + guard
+    float *csrValue, *cscValue, *bsrValues, *dense;
+    float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
     int bsrBlockRows, bsrBlocks;
-    DbView view; void* dbArrays[24];
-    int dbArrayCount;
+    DbDevice db;
     cusparseSpMatDescr_t csr;
     cusparseDnVecDescr_t xVec, yVec;
-    cusparseMatDescr_t bsr; void* spmvBuffer;
+    cusparseMatDescr_t bsr;
+    void* spmvBuffer;
     cusparseHandle_t sparse;
-    cublasHandle_t blas; cudaStream_t stream;
+    cublasHandle_t blas;
+    cudaStream_t stream;
 } GpuInput;
-typedef struct { int variant; const GpuInput* g; } Call;
+// One variant's call, as timeMs replays it.
+typedef struct {
+    int variant;
+    const GpuInput* g;
+} Call;
 // The figures the headlines are made of, gathered over the inputs.
 typedef struct {
-    double logPlain, minPlain, logCu[DENSITY_COUNT], logBsr, minSingle, pullCopyMin, memBlocked, memHyper, logDecode;
-    int nPlain, nCu[DENSITY_COUNT], nBsr, nDecode;
+    double logPlain, minPlain, logCu[kDensityCount], logBsr, logDecode;
+    double minSingle, pullCopyMin, memBlocked, memHyper;
+    int nPlain, nCu[kDensityCount], nBsr, nDecode;
     double bfsKron, bfsMesh, bfsAutoMin, kronGteps;
 } Results;
-enum BfsVariant { kDay38, kDbBfsPush, kDbBfsPull, kDbBfsAuto, kBfsVariants };
-static const char* const kBfsNames[kBfsVariants] = {"day 38, edge-balanced grid loop", "DB-BFS push-only", "DB-BFS pull-only", "DB-BFS auto"};
-typedef struct { bool small; int roots, fileCount; const char* files[kMaxInputs]; } Options;
+enum BfsVariant {
+    kDay38,
+    kDbBfsPush,
+    kDbBfsPull,
+    kDbBfsAuto,
+    kBfsVariants
+};
+static const char* const kBfsNames[kBfsVariants] = {
+    "day 38, edge-balanced grid loop", "DB-BFS push-only", "DB-BFS pull-only", "DB-BFS auto"};
+typedef struct {
+    bool small, help;
+    int roots, fileCount;
+    const char* files[kMaxInputs];
+} Options;
 
 // ---------------------------------------------------------------- kernels
 // 1. Plain CSR pull: kLanes lanes a row (a power of two near the mean row length, day 37's rule),
 // every stored entry read whether its x is zero or not.
 // Launch: gridDim.x * blockDim.x >= kLanes * rows.
 template <int kLanes>
-__global__ void plainCsrPull(int rows, const int* __restrict__ offsets, const int* __restrict__ cols,
-                             const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+__global__ void plainCsrPull(int rows, const int* __restrict__ offsets,
+                             const int* __restrict__ cols, const float* __restrict__ values,
+                             const float* __restrict__ x, float* __restrict__ y) {
     const long long row = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kLanes;
     const int lane = threadIdx.x % kLanes;
     float sum = 0.0f;
     if (row < rows)
-        for (int k = offsets[row] + lane; k < offsets[row + 1]; k += kLanes) sum += values[k] * __ldg(x + cols[k]);
-    for (int o = kLanes / 2; o > 0; o /= 2) sum += __shfl_down_sync(kFullMask, sum, o, kLanes);
-    if (row < rows && lane == 0) y[row] = sum;
+        for (int k = offsets[row] + lane; k < offsets[row + 1]; k += kLanes)
+            sum += values[k] * __ldg(x + cols[k]);
+    for (int o = kLanes / 2; o > 0; o /= 2)
+        sum += __shfl_down_sync(kFullMask, sum, o, kLanes);
+    if (row < rows && lane == 0)
+        y[row] = sum;
 }
 // 2. Plain CSC push: a warp reads 32 entries of x; for each nonzero one its 32 lanes walk that
 // column and add into y atomically (y zeroed before, inside the timed window).
 // Launch: gridDim.x * blockDim.x >= cols, rounded up to a warp.
-__global__ void plainCscPush(int cols, const int* __restrict__ offsets, const int* __restrict__ rowsOf,
-                             const float* __restrict__ values, const float* __restrict__ x, float* __restrict__ y) {
+__global__ void plainCscPush(int cols, const int* __restrict__ offsets,
+                             const int* __restrict__ rowsOf, const float* __restrict__ values,
+                             const float* __restrict__ x, float* __restrict__ y) {
     const long long j0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize * kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
-    if (j0 >= cols) return;  // warp uniform
+    if (j0 >= cols)
+        return;  // warp uniform
     const float xv = j0 + lane < cols ? x[j0 + lane] : 0.0f;
     for (unsigned bits = __ballot_sync(kFullMask, xv != 0.0f); bits != 0u; bits &= bits - 1u) {
         const int b = __ffs(bits) - 1;
         const float xj = __shfl_sync(kFullMask, xv, b);
-        for (int k = offsets[j0 + b] + lane; k < offsets[j0 + b + 1]; k += kWarpSize) atomicAdd(&y[rowsOf[k]], values[k] * xj);
+        for (int k = offsets[j0 + b] + lane; k < offsets[j0 + b + 1]; k += kWarpSize)
+            atomicAdd(&y[rowsOf[k]], values[k] * xj);
     }
 }
 // Exclusive prefix sum of one int per thread over the block, into scan[threadIdx.x]; returns the
 // total. Day 38's: a shuffle scan in each warp, then one warp scans the warp totals.
 __device__ int blockExclusiveScan(int x, int* scan, int* warpTotals) {
-    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize, warps = blockDim.x / kWarpSize;
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize,
+              warps = blockDim.x / kWarpSize;
     int inclusive = x;
     for (int offset = 1; offset < kWarpSize; offset *= 2) {
         const int y = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += y;
+        if (lane >= offset)
+            inclusive += y;
     }
-    if (lane == kWarpSize - 1) warpTotals[warp] = inclusive;
+    if (lane == kWarpSize - 1)
+        warpTotals[warp] = inclusive;
     __syncthreads();
     if (warp == 0) {
         int total = lane < warps ? warpTotals[lane] : 0;
         for (int offset = 1; offset < kWarpSize; offset *= 2) {
             const int y = __shfl_up_sync(0xffffffffu, total, offset);
-            if (lane >= offset) total += y;
+            if (lane >= offset)
+                total += y;
         }
-        if (lane < warps) warpTotals[lane] = total;
+        if (lane < warps)
+            warpTotals[lane] = total;
     }
     __syncthreads();
     scan[threadIdx.x] = inclusive - x + (warp > 0 ? warpTotals[warp - 1] : 0);
@@ -350,7 +456,8 @@ __device__ void gridBarrier(unsigned long long* counter) {
     if (threadIdx.x == 0) {
         __threadfence();
         const unsigned long long target = (atomicAdd(counter, 1ull) / gridDim.x + 1) * gridDim.x;
-        while (*(volatile unsigned long long*)counter < target) __nanosleep(32);
+        while (*(volatile unsigned long long*)counter < target)
+            __nanosleep(32);
         __threadfence();
     }
     __syncthreads();
@@ -360,7 +467,8 @@ __device__ void gridBarrier(unsigned long long* counter) {
 __device__ int ownerLane(int myStart, int e, int width) {
     int k = 0;
     for (int step = width / 2; step >= 1; step /= 2)
-        if (__shfl_sync(kFullMask, myStart, k + step) <= e) k += step;
+        if (__shfl_sync(kFullMask, myStart, k + step) <= e)
+            k += step;
     return k;
 }
 // snippet: db-pull
@@ -371,71 +479,93 @@ __device__ int ownerLane(int myStart, int e, int width) {
 // block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
 // row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
 // lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
-__device__ void pullItem(const DbView& v, const PullItem it, const float* __restrict__ x, float* __restrict__ y, float* sums) {
+__device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
+                         float* __restrict__ y, float* sums) {
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
-    const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
-    float* mine = sums + lane;  // this lane's 16 row sums, one a row of 32: bank = lane, whatever the rows
-    for (int r = 0; r < kBlockDim; ++r) mine[r * kWarpSize] = 0.0f;
-    const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
-    const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
+    const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
+    // This lane's 16 row sums, one a row of 32: bank = lane, whatever the rows.
+    float* mine = sums + lane;
+    for (int r = 0; r < kBlockDim; ++r)
+        mine[r * kWarpSize] = 0.0f;
+    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
+              e0 = view.blockStart[b0];
+    const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
     int pos = it.begin;
     for (int wb = b0; pos < stop; wb += kWarpSize) {
-        const int myStart = wb + lane < b1 ? v.blockStart[wb + lane] - e0 : INT_MAX;
-        const int myCol = wb + lane < b1 ? v.blockCol[wb + lane] : 0;
-        const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
+        const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
+        const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
+        const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
         const int limit = windowEnd < stop ? windowEnd : stop;
-        if (pos >= limit) continue;  // the item starts past this window
+        if (pos >= limit)
+            continue;  // the item starts past this window
         for (; pos < limit; pos += kWarpSize * kPullUnroll) {
             unsigned char index[kPullUnroll];
             float value[kPullUnroll];
 #pragma unroll
             for (int u = 0; u < kPullUnroll; ++u) {
                 const int e = pos + u * kWarpSize + lane;
-                index[u] = e < limit ? v.entryIndex[e0 + e] : 0;
-                value[u] = e < limit ? v.entryValue[e0 + e] : 0.0f;
+                index[u] = e < limit ? view.entryIndex[e0 + e] : 0;
+                value[u] = e < limit ? view.entryValue[e0 + e] : 0.0f;
             }
 #pragma unroll
             for (int u = 0; u < kPullUnroll; ++u) {
                 const int e = pos + u * kWarpSize + lane;
                 const int J = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize));
-                if (e < limit) mine[(index[u] >> 4) * kWarpSize] += value[u] * __ldg(x + J * kBlockDim + (index[u] & 15));
+                if (e < limit)
+                    mine[(index[u] >> 4) * kWarpSize] +=
+                        value[u] * __ldg(x + J * kBlockDim + (index[u] & 15));
             }
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
-    const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end; pos += kWarpSize * kPullUnroll) {
-        int col[kPullUnroll]; float value[kPullUnroll];
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
+              s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
+         pos += kWarpSize * kPullUnroll) {
+        int col[kPullUnroll];
+        float value[kPullUnroll];
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane;
-            col[u] = p < it.end ? v.sideCol[s0 + p - blocked] : 0;
-            value[u] = p < it.end ? v.sideVal[s0 + p - blocked] : 0.0f;
+            col[u] = p < it.end ? view.sideCol[s0 + p - blocked] : 0;
+            value[u] = p < it.end ? view.sideVal[s0 + p - blocked] : 0.0f;
         }
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            if (p < it.end) mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
+            const int p = pos + u * kWarpSize + lane,
+                      r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
+            if (p < it.end)
+                mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
         }
     }
     __syncwarp();
-    float sum = 0.0f;  // lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks)
-    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l) sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
+    // Lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks).
+    float sum = 0.0f;
+    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
+        sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
     __syncwarp();
     if (it.pieces == 1) {
-        if (lane < rowsHere) y[r0 + lane] = sum;
+        if (lane < rowsHere)
+            y[r0 + lane] = sum;
         return;
     }
-    if (lane < kBlockDim) v.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
-    __threadfence(); __syncwarp();
+    if (lane < kBlockDim)
+        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
+    __threadfence();
+    __syncwarp();
     unsigned int before = 0;
-    if (lane == 0) before = atomicAdd(&v.arrivals[it.splitId], 1u);
-    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1) return;
+    if (lane == 0)
+        before = atomicAdd(&view.arrivals[it.splitId], 1u);
+    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
+        return;
     __threadfence();  // the last piece in adds every piece's sums, in piece order
     float total = 0.0f;
-    for (int p = 0; p < it.pieces && lane < rowsHere; ++p) total += __ldcg(&v.partials[(size_t)(it.partialBase + p) * kBlockDim + lane]);
-    if (lane < rowsHere) y[r0 + lane] = total;
-    if (lane == 0) v.arrivals[it.splitId] = 0u;
+    for (int p = 0; p < it.pieces && lane < rowsHere; ++p)
+        total += __ldcg(&view.partials[(size_t)(it.partialBase + p) * kBlockDim + lane]);
+    if (lane < rowsHere)
+        y[r0 + lane] = total;
+    if (lane == 0)
+        view.arrivals[it.splitId] = 0u;
 }
 // end snippet
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
@@ -445,48 +575,67 @@ __device__ int tableByte(uint4 t, int i) {
 }
 // Column c's run of entries in the block at block-column position k: one 32-byte view record
 // (block row, start, the column table) names it; column-major storage makes it one run.
-__device__ int2 columnRun(const DbView& v, int k, int c, int* blockRow) {
-    const uint4 head = v.pushView[2 * k], table = v.pushView[2 * k + 1];
+__device__ int2 columnRun(const DbView& view, int k, int c, int* blockRow) {
+    const uint4 head = view.pushView[2 * k], table = view.pushView[2 * k + 1];
     *blockRow = (int)head.x;
     const int start = (int)head.y;
-    return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)), start + (c == kBlockDim - 1 ? tableByte(table, kBlockDim - 1) + 1 : tableByte(table, c)));
+    return make_int2(
+        start + (c == 0 ? 0 : tableByte(table, c - 1)),
+        start + (c == kBlockDim - 1 ? tableByte(table, kBlockDim - 1) + 1 : tableByte(table, c)));
 }
 // Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
-__device__ void pushSegment(const DbView& v, int k, int c, float xj, float* y) {
+__device__ void pushSegment(const DbView& view, int k, int c, float xj, float* y) {
     int blockRow;
-    const int2 run = columnRun(v, k, c, &blockRow);
+    const int2 run = columnRun(view, k, c, &blockRow);
     for (int e = run.x; e < run.y; e += 4) {
-        unsigned char index[4]; float value[4];
+        unsigned char index[4];
+        float value[4];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) index[u] = e + u < run.y ? v.entryIndex[e + u] : 0, value[u] = e + u < run.y ? v.entryValue[e + u] : 0.0f;
+        for (int u = 0; u < 4; ++u) {
+            index[u] = e + u < run.y ? view.entryIndex[e + u] : 0;
+            value[u] = e + u < run.y ? view.entryValue[e + u] : 0.0f;
+        }
 #pragma unroll
         for (int u = 0; u < 4; ++u)
-            if (e + u < run.y) atomicAdd(&y[blockRow * kBlockDim + (index[u] >> 4)], value[u] * xj);
+            if (e + u < run.y)
+                atomicAdd(&y[blockRow * kBlockDim + (index[u] >> 4)], value[u] * xj);
     }
 }
 // Push task 2: kSidePiece side entries of a column, their rows and values read together.
-__device__ void pushSide(const DbView& v, int begin, int end, float xj, float* y) {
-    int row[kSidePiece]; float value[kSidePiece];
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) value[u] = begin + u < end ? v.sideValCsc[begin + u] : 0.0f;
+__device__ void pushSide(const DbView& view, int begin, int end, float xj, float* y) {
+    int row[kSidePiece];
+    float value[kSidePiece];
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
-        if (begin + u < end) atomicAdd(&y[row[u]], value[u] * xj);
+        row[u] = begin + u < end ? view.sideRowCsc[begin + u] : 0;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
+        value[u] = begin + u < end ? view.sideValCsc[begin + u] : 0.0f;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
+        if (begin + u < end)
+            atomicAdd(&y[row[u]], value[u] * xj);
 }
 // The first half of a push over a chunk of columns, one a thread (has: this thread has one): each
 // column's tasks, one per block of its block column and one per kSidePiece of its side column,
 // scanned across the block into shared memory. Returns the block's total.
-__device__ int scanTasks(const DbView& v, bool has, int j, float xv, PushShared& s) {
+__device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShared& s) {
     int blockBegin = 0, blocks = 0, sideBegin = 0, sideEnd = 0;
     if (has) {
-        blockBegin = v.colBlockOffsets[j / kBlockDim], blocks = v.colBlockOffsets[j / kBlockDim + 1] - blockBegin;
-        sideBegin = v.sideColOffsets[j], sideEnd = v.sideColOffsets[j + 1];
+        blockBegin = view.colBlockOffsets[j / kBlockDim];
+        blocks = view.colBlockOffsets[j / kBlockDim + 1] - blockBegin;
+        sideBegin = view.sideColOffsets[j];
+        sideEnd = view.sideColOffsets[j + 1];
     }
-    const int total = blockExclusiveScan(blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
+    const int total = blockExclusiveScan(
+        blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
     const int t = threadIdx.x;
-    s.col[t] = j, s.xv[t] = xv, s.blockBegin[t] = blockBegin, s.blocks[t] = blocks, s.sideBegin[t] = sideBegin, s.sideEnd[t] = sideEnd;
+    s.col[t] = j;
+    s.xv[t] = xv;
+    s.blockBegin[t] = blockBegin;
+    s.blocks[t] = blocks;
+    s.sideBegin[t] = sideBegin;
+    s.sideEnd[t] = sideEnd;
     __syncthreads();
     return total;
 }
@@ -496,7 +645,10 @@ __device__ int taskOwner(const PushShared& s, int q) {
     int low = 0, high = kThreads - 1;
     while (low < high) {
         const int mid = (low + high + 1) / 2;
-        if (s.scan[mid] <= q) low = mid; else high = mid - 1;
+        if (s.scan[mid] <= q)
+            low = mid;
+        else
+            high = mid - 1;
     }
     return low;
 }
@@ -511,19 +663,29 @@ __device__ int chunkFor(long long count) {
 // of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
 // are dealt out evenly over the block's threads.
 // firstX: this thread's x in the block's first chunk, loaded by the caller before it decided.
-__device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __restrict__ y, bool metadataOnly, float firstX, PushShared& s) {
-    for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < v.rows; i += (long long)gridDim.x * kThreads) y[i] = 0.0f;
-    gridBarrier(v.barrier);
-    const int chunk = chunkFor(v.cols);
-    for (long long c0 = blockIdx.x * (long long)chunk; c0 < v.cols; c0 += (long long)gridDim.x * chunk) {
+__device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
+                        bool metadataOnly, float firstX, PushShared& s) {
+    for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
+         i += (long long)gridDim.x * kThreads)
+        y[i] = 0.0f;
+    gridBarrier(view.barrier);
+    const int chunk = chunkFor(view.cols);
+    for (long long c0 = blockIdx.x * (long long)chunk; c0 < view.cols;
+         c0 += (long long)gridDim.x * chunk) {
         const long long j = c0 + threadIdx.x;
-        const float xv = c0 == blockIdx.x * (long long)chunk ? firstX : j < v.cols && threadIdx.x < chunk ? x[j] : 0.0f;
-        if (!__syncthreads_or(xv != 0.0f)) continue;  // most chunks of a very sparse x: nothing to deal
-        const int total = scanTasks(v, xv != 0.0f, (int)j, xv, s);
+        const float xv = c0 == blockIdx.x * (long long)chunk    ? firstX
+                         : j < view.cols && threadIdx.x < chunk ? x[j]
+                                                                : 0.0f;
+        if (!__syncthreads_or(xv != 0.0f))
+            continue;  // most chunks of a very sparse x: nothing to deal
+        const int total = scanTasks(view, xv != 0.0f, (int)j, xv, s);
         for (int q = threadIdx.x; q < total && !metadataOnly; q += kThreads) {
             const int o = taskOwner(s, q), local = q - s.scan[o];
-            if (local < s.blocks[o]) pushSegment(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
-            else pushSide(v, s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, s.sideEnd[o], s.xv[o], y);
+            if (local < s.blocks[o])
+                pushSegment(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
+            else
+                pushSide(view, s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, s.sideEnd[o],
+                         s.xv[o], y);
         }
         __syncthreads();  // the shared arrays are rewritten by the next chunk
     }
@@ -534,27 +696,40 @@ __device__ void pushAll(const DbView& v, const float* __restrict__ x, float* __r
 // and apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host
 // counted over the columns, times kPushByteCost; plus its atomics' waits, which grow with the
 // square of x's share) against pull's.
-__device__ bool choosePush(const DbView& v, const float* __restrict__ x) {
-    const int t = threadIdx.x, samples = v.cols < kSampleEntries ? v.cols : kSampleEntries;
-    const int count = __syncthreads_count(t < samples && x[(long long)t * v.cols / samples] != 0.0f);
+__device__ bool choosePush(const DbView& view, const float* __restrict__ x) {
+    const int t = threadIdx.x, samples = view.cols < kSampleEntries ? view.cols : kSampleEntries;
+    const int count =
+        __syncthreads_count(t < samples && x[(long long)t * view.cols / samples] != 0.0f);
     const float share = (float)count / (float)samples;  // of x's entries, nonzero
-    return v.pushBytesFixed + (v.pushBytesPerSample + v.pushWaitBytes * share) * share < v.pullBytes;
+    return view.pushBytesFixed + (view.pushBytesPerSample + view.pushWaitBytes * share) * share <
+           view.pullBytes;
 }
 // end snippet
 // snippet: db-kernel
 // DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
 // pull needs no step before it, and push's step runs inside.
 // Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
-__global__ void __launch_bounds__(kThreads, kDbBlocksPerSm) dbSpmspv(DbView v, const float* __restrict__ x, float* __restrict__ y, int mode) {
-    __shared__ union { float rowSums[kWarpsPerCta][kWarpSize * kBlockDim]; PushShared push; } shared;  // a call takes one path
-    const long long j = blockIdx.x * (long long)chunkFor(v.cols) + threadIdx.x;  // push's first x: its load overlaps the rule's sample
-    const float firstX = j < v.cols && threadIdx.x < chunkFor(v.cols) ? x[j] : 0.0f;
-    const bool push = mode == kPushOnly || mode == kMetaOnly || (mode == kAutoRule && choosePush(v, x));
-    if (blockIdx.x == 0 && threadIdx.x == 0) *v.decision = push;
-    if (push) { pushAll(v, x, y, mode == kMetaOnly, firstX, shared.push); return; }
+__global__ void __launch_bounds__(kThreads, kDbBlocksPerSm)
+    dbSpmspv(DbView view, const float* __restrict__ x, float* __restrict__ y, int mode) {
+    __shared__ union {
+        float rowSums[kWarpsPerCta][kWarpSize * kBlockDim];
+        PushShared push;
+    } shared;  // a call takes one path
+    // Push's first x: its load overlaps the rule's sample.
+    const long long j = blockIdx.x * (long long)chunkFor(view.cols) + threadIdx.x;
+    const float firstX = j < view.cols && threadIdx.x < chunkFor(view.cols) ? x[j] : 0.0f;
+    const bool push =
+        mode == kPushOnly || mode == kMetaOnly || (mode == kAutoRule && choosePush(view, x));
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *view.decision = push;
+    if (push) {
+        pushAll(view, x, y, mode == kMetaOnly, firstX, shared.push);
+        return;
+    }
     const int warp = threadIdx.x / kWarpSize;
-    for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-        pullItem(v, v.items[i], x, y, shared.rowSums[warp]);
+    for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
+         i += (long long)gridDim.x * kWarpsPerCta)
+        pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
 }
 // end snippet
 
@@ -565,12 +740,16 @@ __global__ void __launch_bounds__(kThreads, kDbBlocksPerSm) dbSpmspv(DbView v, c
 // on the same graph. Its own comments are day 38's.
 static const int kThreadsPerBlock = 256;
 static const int kHeavyDegree = 256, kPieceEdges = 256, kNoHeavyDegree = INT_MAX;
-static const int kLightEdges = 4;         // light edges a thread takes at a time: four loads in flight per lane
-static const int kOutboxSlots = 1024;     // a block's claims between flushes; the rare overflow appends alone
-static const int kSearchBlocksPerSm = 6;  // blocks the search kernel keeps resident: more warps, a few spills (day 38's notes)
-// What a kernel needs to expand one level, by value: the frontiers in one queue, level after level; counts[2L] level
-// L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per vertex. capacity: vertexCount (no queue
-// holds more distinct vertices); pieceCapacity: entries / kPieceEdges + vertexCount (every heavy list cut up).
+static const int kLightEdges =
+    4;  // light edges a thread takes at a time: four loads in flight per lane
+static const int kOutboxSlots =
+    1024;  // a block's claims between flushes; the rare overflow appends alone
+static const int kSearchBlocksPerSm =
+    6;  // blocks the search kernel keeps resident: more warps, a few spills (day 38's notes)
+// What a kernel needs to expand one level, by value: the frontiers in one queue, level after level;
+// counts[2L] level L's vertices, counts[2L + 1] its pieces (edge ranges); visited, a bit per
+// vertex. capacity: vertexCount (no queue holds more distinct vertices); pieceCapacity: entries /
+// kPieceEdges + vertexCount (every heavy list cut up).
 typedef struct {
     const int *rowOffsets, *colIndices;
     int *dist, *queue;
@@ -578,81 +757,122 @@ typedef struct {
     int2* pieces;
     int capacity, pieceCapacity, heavyDegree;
 } BfsArrays;
-// Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece list.
-typedef struct { int level, start, size, pieceStart, pieceSize; } LevelWindow;
-// Reads search state that other threads write in this very kernel (queue, counters, pieces): from L2 (__ldcg), where
-// atomics and other SMs' stores land, so no stale L1 line answers.
+// Where level `level` sits in the queue (its `size` vertices from slot `start`) and in the piece
+// list.
+typedef struct {
+    int level, start, size, pieceStart, pieceSize;
+} LevelWindow;
+// Reads search state that other threads write in this very kernel (queue, counters, pieces): from
+// L2 (__ldcg), where atomics and other SMs' stores land, so no stale L1 line answers.
 template <typename T>
-__device__ T loadState(const T* p) { return __ldcg(p); }
-// The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a taken vertex and the
-// atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits (256 KB) largely fit; dist (8 MB) would not.
-__device__ unsigned int loadVisited(const BfsArrays& a, int v) { return __ldca(&a.visited[v / 32]); }
-// Neighbour lists are read once a search: streamed (__ldcs, evict first), they do not push the bitmap out of L1.
-__device__ int loadNeighbour(const BfsArrays& a, int e) { return __ldcs(&a.colIndices[e]); }
-// How many pieces a heavy vertex is cut into; 0 for a light one, and for all under day 38's "no vertex is heavy".
+__device__ T loadState(const T* p) {
+    return __ldcg(p);
+}
+// The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a
+// taken vertex and the atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits (256
+// KB) largely fit; dist (8 MB) would not.
+__device__ unsigned int loadVisited(const BfsArrays& a, int v) {
+    return __ldca(&a.visited[v / 32]);
+}
+// Neighbour lists are read once a search: streamed (__ldcs, evict first), they do not push the
+// bitmap out of L1.
+__device__ int loadNeighbour(const BfsArrays& a, int e) {
+    return __ldcs(&a.colIndices[e]);
+}
+// How many pieces a heavy vertex is cut into; 0 for a light one, and for all under day 38's "no
+// vertex is heavy".
 __device__ int piecesOf(const BfsArrays& a, int v) {
-    if (a.heavyDegree == kNoHeavyDegree) return 0;
+    if (a.heavyDegree == kNoHeavyDegree)
+        return 0;
     const int degree = a.rowOffsets[v + 1] - a.rowOffsets[v];
     return degree >= a.heavyDegree ? (degree + kPieceEdges - 1) / kPieceEdges : 0;
 }
-// Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed twice (the judge says so).
+// Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed twice
+// (the judge says so).
 __device__ void writePieces(const BfsArrays& a, int v, long long first, int count) {
     const int begin = a.rowOffsets[v], end = a.rowOffsets[v + 1];
-    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) a.pieces[first + p] = make_int2(begin + p * kPieceEdges, min(begin + (p + 1) * kPieceEdges, end));
+    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p)
+        a.pieces[first + p] =
+            make_int2(begin + p * kPieceEdges, min(begin + (p + 1) * kPieceEdges, end));
 }
-// Every search starts with -1 in dist, no visited bit but the source's, zero counters, and the source (with its pieces)
-// as level 0.
+// Every search starts with -1 in dist, no visited bit but the source's, zero counters, and the
+// source (with its pieces) as level 0.
 __device__ void resetSearch(const BfsArrays& a, int source, long long thread, long long threads) {
     const int sourcePieces = piecesOf(a, source);
-    for (long long v = thread; v < a.capacity; v += threads) a.dist[v] = (v == source) ? 0 : -1;
-    for (long long i = thread; i < (a.capacity + 31) / 32; i += threads) a.visited[i] = i == source / 32 ? 1u << (source % 32) : 0u;
-    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads) a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
-    if (thread == 0) a.queue[0] = source, writePieces(a, source, 0, sourcePieces);
+    for (long long v = thread; v < a.capacity; v += threads)
+        a.dist[v] = (v == source) ? 0 : -1;
+    for (long long i = thread; i < (a.capacity + 31) / 32; i += threads)
+        a.visited[i] = i == source / 32 ? 1u << (source % 32) : 0u;
+    for (long long i = thread; i < 2LL * (a.capacity + 1); i += threads)
+        a.counts[i] = (i == 0) ? 1u : (i == 1 ? (unsigned int)sourcePieces : 0u);
+    if (thread == 0)
+        a.queue[0] = source, writePieces(a, source, 0, sourcePieces);
 }
-// `count` slots of a counter for each calling lane: the lanes of a warp that arrive together share one atomicAdd, and a
-// scan of their counts (their ranks, when all are one) gives each its offset.
+// `count` slots of a counter for each calling lane: the lanes of a warp that arrive together share
+// one atomicAdd, and a scan of their counts (their ranks, when all are one) gives each its offset.
 __device__ unsigned int appendSlots(unsigned int* counter, unsigned int count) {
     cg::coalesced_group arrived = cg::coalesced_threads();
-    const unsigned int offset = arrived.all(count == 1u) ? arrived.thread_rank() : cg::exclusive_scan(arrived, count);
+    const unsigned int offset =
+        arrived.all(count == 1u) ? arrived.thread_rank() : cg::exclusive_scan(arrived, count);
     const unsigned int last = arrived.size() - 1;
     unsigned int base = 0u;
-    if (arrived.thread_rank() == last) base = atomicAdd(counter, offset + count);
+    if (arrived.thread_rank() == last)
+        base = atomicAdd(counter, offset + count);
     return arrived.shfl(base, last) + offset;
 }
-// A block's outbox: its claims wait in shared memory and reach the queue with one atomicAdd per block (flushOutbox),
-// not one per warp on the level's single counter. A claim that finds the outbox full appends by itself.
-typedef struct { int vertex[kOutboxSlots]; unsigned int count, flushed, base; } Outbox;
-// A lane's claims from one walk (bit j of `won`: it took v[j]): the heavy ones' pieces with one reservation, the queue
-// slots with one more, through the block's outbox while it has room. One per lane and walk, not one per claim.
+// A block's outbox: its claims wait in shared memory and reach the queue with one atomicAdd per
+// block (flushOutbox), not one per warp on the level's single counter. A claim that finds the
+// outbox full appends by itself.
+typedef struct {
+    int vertex[kOutboxSlots];
+    unsigned int count, flushed, base;
+} Outbox;
+// A lane's claims from one walk (bit j of `won`: it took v[j]): the heavy ones' pieces with one
+// reservation, the queue slots with one more, through the block's outbox while it has room. One per
+// lane and walk, not one per claim.
 template <int kCount>
-__device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const int (&v)[kCount], unsigned int won, Outbox* outbox) {
+__device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const int (&v)[kCount],
+                              unsigned int won, Outbox* outbox) {
     unsigned int total = 0u, spilled = 0u, room = appendSlots(&outbox->count, __popc(won));
 #pragma unroll
-    for (int j = 0; j < kCount; ++j) total += won >> j & 1u ? piecesOf(a, v[j]) : 0;
+    for (int j = 0; j < kCount; ++j)
+        total += won >> j & 1u ? piecesOf(a, v[j]) : 0;
     if (total > 0) {  // rare: a heavy vertex claimed
-        long long first = (long long)w.pieceStart + w.pieceSize + appendSlots(&a.counts[2 * w.level + 3], total);
-        for (int j = 0, pieces; j < kCount; ++j) if ((pieces = won >> j & 1u ? piecesOf(a, v[j]) : 0) > 0) writePieces(a, v[j], first, pieces), first += pieces;
+        long long first =
+            (long long)w.pieceStart + w.pieceSize + appendSlots(&a.counts[2 * w.level + 3], total);
+        for (int j = 0, pieces; j < kCount; ++j)
+            if ((pieces = won >> j & 1u ? piecesOf(a, v[j]) : 0) > 0)
+                writePieces(a, v[j], first, pieces), first += pieces;
     }
 #pragma unroll
     for (int j = 0; j < kCount; ++j)  // a full outbox: straight to the queue
-        if (won >> j & 1u) room < kOutboxSlots ? (void)(outbox->vertex[room++] = v[j]) : (void)(spilled |= 1u << j);
-    if (spilled == 0u) return;
-    long long slot = (long long)w.start + w.size + appendSlots(&a.counts[2 * (w.level + 1)], __popc(spilled));
+        if (won >> j & 1u)
+            room < kOutboxSlots ? (void)(outbox->vertex[room++] = v[j])
+                                : (void)(spilled |= 1u << j);
+    if (spilled == 0u)
+        return;
+    long long slot =
+        (long long)w.start + w.size + appendSlots(&a.counts[2 * (w.level + 1)], __popc(spilled));
     for (int j = 0; j < kCount; slot += spilled >> j & 1u, ++j)
-        if (spilled >> j & 1u && slot < a.capacity) a.queue[slot] = v[j];  // beyond capacity only if a duplicate got in
+        if (spilled >> j & 1u && slot < a.capacity)
+            a.queue[slot] = v[j];  // beyond capacity only if a duplicate got in
 }
-// kCount edges per lane (edge[j] < 0: none), loads first: every neighbour, every visited word, then every claim, so a
-// lane has kCount loads and atomics in flight. The filter read is cheap and most edges lead to a vertex already
-// reached. The claim is an atomicOr: of all racers for v, exactly one gets its bit back clear (a plain store would let
-// each append v: dist perfect, a frontier holding v twice).
+// kCount edges per lane (edge[j] < 0: none), loads first: every neighbour, every visited word, then
+// every claim, so a lane has kCount loads and atomics in flight. The filter read is cheap and most
+// edges lead to a vertex already reached. The claim is an atomicOr: of all racers for v, exactly
+// one gets its bit back clear (a plain store would let each append v: dist perfect, a frontier
+// holding v twice).
 template <int kCount>
-__device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount], Outbox* outbox) {
+__device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount],
+                          Outbox* outbox) {
     int v[kCount];
     unsigned int word[kCount], won = 0u;
 #pragma unroll
-    for (int j = 0; j < kCount; ++j) v[j] = edge[j] >= 0 ? loadNeighbour(a, edge[j]) : -1;
+    for (int j = 0; j < kCount; ++j)
+        v[j] = edge[j] >= 0 ? loadNeighbour(a, edge[j]) : -1;
 #pragma unroll
-    for (int j = 0; j < kCount; ++j) word[j] = v[j] >= 0 ? loadVisited(a, v[j]) : 0u;
+    for (int j = 0; j < kCount; ++j)
+        word[j] = v[j] >= 0 ? loadVisited(a, v[j]) : 0u;
 #pragma unroll
     for (int j = 0; j < kCount; ++j) {
         const bool fresh = v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u);
@@ -660,26 +880,33 @@ __device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&
     }
 #pragma unroll
     for (int j = 0; j < kCount; ++j) {  // the bit came back clear: v[j] is this lane's
-        if (v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u)) won |= 1u << j, a.dist[v[j]] = w.level + 1;
+        if (v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u))
+            won |= 1u << j, a.dist[v[j]] = w.level + 1;
     }
-    if (won != 0u) enqueueClaims(a, w, v, won, outbox);
+    if (won != 0u)
+        enqueueClaims(a, w, v, won, outbox);
 }
-// Every thread calls it: the outbox reaches the queue, one atomicAdd a block; its first barrier also ends the chunk.
+// Every thread calls it: the outbox reaches the queue, one atomicAdd a block; its first barrier
+// also ends the chunk.
 __device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* outbox) {
     __syncthreads();
     if (threadIdx.x == 0) {
         outbox->flushed = min(outbox->count, (unsigned int)kOutboxSlots), outbox->count = 0u;
-        outbox->base = outbox->flushed > 0 ? atomicAdd(&a.counts[2 * (w.level + 1)], outbox->flushed) : 0u;
+        outbox->base =
+            outbox->flushed > 0 ? atomicAdd(&a.counts[2 * (w.level + 1)], outbox->flushed) : 0u;
     }
     __syncthreads();
     for (unsigned int j = threadIdx.x; j < outbox->flushed; j += blockDim.x)
-        if ((long long)w.start + w.size + outbox->base + j < a.capacity) a.queue[w.start + w.size + outbox->base + j] = outbox->vertex[j];
+        if ((long long)w.start + w.size + outbox->base + j < a.capacity)
+            a.queue[w.start + w.size + outbox->base + j] = outbox->vertex[j];
 }
-// Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges edges when claimed; every
-// warp of the grid takes pieces in turn, so 400 warps walk a hub of 100,000 edges. Light ones: a block takes blockDim.x,
-// scans their degrees and deals edge k to thread k % blockDim.x (a binary search finds its owner), kLightEdges at a
-// time. Every thread of the block must call it.
-__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners, int* warpTotals, Outbox* outbox) {
+// Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges
+// edges when claimed; every warp of the grid takes pieces in turn, so 400 warps walk a hub of
+// 100,000 edges. Light ones: a block takes blockDim.x, scans their degrees and deals edge k to
+// thread k % blockDim.x (a binary search finds its owner), kLightEdges at a time. Every thread of
+// the block must call it.
+__device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* scan, int* owners,
+                               int* warpTotals, Outbox* outbox) {
     const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
@@ -687,18 +914,22 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
         const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
         int edge[kPieceEdges / kWarpSize];
 #pragma unroll
-        for (int j = 0; j < kPieceEdges / kWarpSize; ++j) edge[j] = piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
+        for (int j = 0; j < kPieceEdges / kWarpSize; ++j)
+            edge[j] =
+                piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
         walkEdges(a, w, edge, outbox);
     }
     flushOutbox(a, w, outbox);
-    for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size; chunk += (long long)gridDim.x * blockDim.x) {
+    for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size;
+         chunk += (long long)gridDim.x * blockDim.x) {
         const long long i = chunk + threadIdx.x;
         int degree = 0, begin = 0;
         if (i < w.size) {
             const int u = loadState(&a.queue[w.start + i]);
             begin = a.rowOffsets[u];
             degree = a.rowOffsets[u + 1] - begin;
-            if (degree >= a.heavyDegree) degree = 0;  // its pieces are walked above
+            if (degree >= a.heavyDegree)
+                degree = 0;  // its pieces are walked above
         }
         const int edges = blockExclusiveScan(degree, scan, warpTotals);
         owners[threadIdx.x] = begin;
@@ -710,7 +941,8 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
             for (int j = 0; j < kLightEdges; ++j) {
                 const int k = first + j * blockDim.x + threadIdx.x;
                 int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
-                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2) scan[mid] <= k ? low = mid : high = mid - 1;
+                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2)
+                    scan[mid] <= k ? low = mid : high = mid - 1;
                 edge[j] = k < edges ? owners[low] + (k - scan[low]) : -1;
             }
             walkEdges(a, w, edge, outbox);
@@ -718,27 +950,34 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
         flushOutbox(a, w, outbox);  // its barrier: scan and owners are rewritten by the next chunk
     }
 }
-// The device loop reads a level's counters after the barrier that ends the level before: every append is done.
+// The device loop reads a level's counters after the barrier that ends the level before: every
+// append is done.
 __device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
     LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
-    const unsigned int size = loadState(&a.counts[2 * next.level]), pieces = loadState(&a.counts[2 * next.level + 1]);
+    const unsigned int size = loadState(&a.counts[2 * next.level]),
+                       pieces = loadState(&a.counts[2 * next.level + 1]);
     // A duplicate append could push a count past the end; read no further.
-    const unsigned int room = (unsigned int)(a.capacity - next.start), pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
-    next.size = (int)(size < room ? size : room), next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
+    const unsigned int room = (unsigned int)(a.capacity - next.start),
+                       pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
+    next.size = (int)(size < room ? size : room),
+    next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
     return next;
 }
-// Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at once, grid.sync() the
-// level barrier: it scales to graphs one block cannot carry, and its barrier gathers every SM.
-// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x <= co-resident blocks.
+// Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at
+// once, grid.sync() the level barrier: it scales to graphs one block cannot carry, and its barrier
+// gathers every SM. Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x
+// <= co-resident blocks.
 __global__ void __launch_bounds__(kThreadsPerBlock, kSearchBlocksPerSm)
-bfsGridLoop(BfsArrays a, int source) {
+    bfsGridLoop(BfsArrays a, int source) {
     __shared__ int scan[kThreadsPerBlock], owners[kThreadsPerBlock], warpTotals[kWarpSize];
     __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
     resetSearch(a, source, grid.thread_rank(), grid.size());
-    if (threadIdx.x == 0) outbox.count = 0u;
+    if (threadIdx.x == 0)
+        outbox.count = 0u;
     grid.sync();
-    LevelWindow w = {0, 0, 1, 0, (int)loadState(&a.counts[1])};  // level 0: the source, with its pieces
+    LevelWindow w = {0, 0, 1, 0,
+                     (int)loadState(&a.counts[1])};  // level 0: the source, with its pieces
     while (w.size > 0) {
         expandBalanced(a, w, scan, owners, warpTotals, &outbox);
         grid.sync();  // level barrier across every SM
@@ -749,10 +988,11 @@ bfsGridLoop(BfsArrays a, int source) {
 // ---------------------------------------------------------------- DB-BFS
 // Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
 // distance and its bit in the next frontier, appends it to the next queue, and counts its edges.
-__device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount, unsigned int* nextFrontier,
-                        unsigned long long* edges) {
+__device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount,
+                        unsigned int* nextFrontier, unsigned long long* edges) {
     const unsigned int bit = 1u << (u % 32);
-    if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit)) return;
+    if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit))
+        return;
     b.dist[u] = level + 1;
     atomicOr(&nextFrontier[u / 32], bit);
     nextQueue[appendSlots(nextCount, 1u)] = u;
@@ -760,98 +1000,134 @@ __device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsign
 }
 // Push task q of a scanned chunk of the frontier: a column's run in one block, or kSidePiece
 // entries of its side column; each row reached is claimed.
-__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, int* nextQueue, unsigned int* nextCount,
-                            unsigned int* nextFrontier, unsigned long long* edges) {
-    const DbView& v = b.v;
+__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, int* nextQueue,
+                            unsigned int* nextCount, unsigned int* nextFrontier,
+                            unsigned long long* edges) {
+    const DbView& view = b.view;
     const int o = taskOwner(s, q), local = q - s.scan[o];
     if (local < s.blocks[o]) {
         int blockRow;
-        const int2 run = columnRun(v, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
-        for (int e = run.x; e < run.y; ++e) dbClaim(b, blockRow * kBlockDim + (v.entryIndex[e] >> 4), level, nextQueue, nextCount, nextFrontier, edges);
+        const int2 run = columnRun(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
+        for (int e = run.x; e < run.y; ++e)
+            dbClaim(b, blockRow * kBlockDim + (view.entryIndex[e] >> 4), level, nextQueue,
+                    nextCount, nextFrontier, edges);
         return;
     }
-    const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, end = min(begin + kSidePiece, s.sideEnd[o]);
+    const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece,
+              end = min(begin + kSidePiece, s.sideEnd[o]);
     int row[kSidePiece];
 #pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) row[u] = begin + u < end ? v.sideRowCsc[begin + u] : 0;
+    for (int u = 0; u < kSidePiece; ++u)
+        row[u] = begin + u < end ? view.sideRowCsc[begin + u] : 0;
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
-        if (begin + u < end) dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
+        if (begin + u < end)
+            dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
 }
-// A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB push.
-// A frontier of at most one chunk (a level after the root, where a hub may hold most of the
+// A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB
+// push. A frontier of at most one chunk (a level after the root, where a hub may hold most of the
 // edges) is scanned by every block alike, and each takes every gridDim.x-th task of it: the whole
 // grid walks the hub, not one block.
-__device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue, unsigned int* nextCount,
-                             unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
+__device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue,
+                             unsigned int* nextCount, unsigned int* nextFrontier,
+                             unsigned long long* edges, PushShared& s) {
     if (size <= kThreads) {
         const bool mine = threadIdx.x < size;
-        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
-        for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total; q += (long long)gridDim.x * kThreads)
+        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
+        for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total;
+             q += (long long)gridDim.x * kThreads)
             bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
         __syncthreads();
         return;
     }
     const int chunk = chunkFor(size);
-    for (long long c0 = blockIdx.x * (long long)chunk; c0 < size; c0 += (long long)gridDim.x * chunk) {
+    for (long long c0 = blockIdx.x * (long long)chunk; c0 < size;
+         c0 += (long long)gridDim.x * chunk) {
         const long long i = c0 + threadIdx.x;
         const bool mine = i < size && threadIdx.x < chunk;
-        const int total = scanTasks(b.v, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
-        for (int q = threadIdx.x; q < total; q += kThreads) bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
+        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
+        for (int q = threadIdx.x; q < total; q += kThreads)
+            bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
         __syncthreads();
     }
+}
+// The OR of every lane's bits, on every lane: one instruction from sm_80 on, five shuffles before.
+__device__ unsigned int warpOr(unsigned int bits) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(kFullMask, bits);
+#else
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        bits |= __shfl_xor_sync(kFullMask, bits, offset);
+    return bits;
+#endif
 }
 // A pull level: a warp an item of a block row that still has unvisited vertices; its entries stream
 // past as in DB pull, each testing its column's frontier bit; a row that has found its parent
 // loads no more of its side entries, and the item stops once every unvisited row of the 16 has.
 // Then the rows found are claimed.
-__device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const unsigned int* frontier, int* nextQueue,
-                            unsigned int* nextCount, unsigned int* nextFrontier, unsigned long long* edges) {
-    const DbView& v = b.v;
+__device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level,
+                            const unsigned int* frontier, int* nextQueue, unsigned int* nextCount,
+                            unsigned int* nextFrontier, unsigned long long* edges) {
+    const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
-    const int rowsHere = v.rows - r0 < kBlockDim ? v.rows - r0 : kBlockDim;
-    const unsigned int done = (__ldcg(&b.visited[r0 / 32]) >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
-    if (done == 0xffffu) return;
+    const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
+    const unsigned int done =
+        (__ldcg(&b.visited[r0 / 32]) >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
+    if (done == 0xffffu)
+        return;
     unsigned int found = 0;
-    const int b0 = v.rowBlockOffsets[I], b1 = v.rowBlockOffsets[I + 1], e0 = v.blockStart[b0];
-    const int blocked = v.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
+    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
+              e0 = view.blockStart[b0];
+    const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
     int pos = it.begin;
     for (int wb = b0; pos < stop && (found | done) != 0xffffu; wb += kWarpSize) {
-        const int myStart = wb + lane < b1 ? v.blockStart[wb + lane] - e0 : INT_MAX;
-        const int myCol = wb + lane < b1 ? v.blockCol[wb + lane] : 0;
-        const int windowEnd = wb + kWarpSize < b1 ? v.blockStart[wb + kWarpSize] - e0 : blocked;
+        const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
+        const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
+        const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
         const int limit = windowEnd < stop ? windowEnd : stop;
-        if (pos >= limit) continue;
+        if (pos >= limit)
+            continue;
         for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
             int index[kBfsPullUnroll];
 #pragma unroll
-            for (int u = 0; u < kBfsPullUnroll; ++u) index[u] = pos + u * kWarpSize + lane < limit ? v.entryIndex[e0 + pos + u * kWarpSize + lane] : 0;
+            for (int u = 0; u < kBfsPullUnroll; ++u)
+                index[u] = pos + u * kWarpSize + lane < limit
+                               ? view.entryIndex[e0 + pos + u * kWarpSize + lane]
+                               : 0;
 #pragma unroll
             for (int u = 0; u < kBfsPullUnroll; ++u) {
                 const int e = pos + u * kWarpSize + lane;
-                const int col = __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize)) * kBlockDim + (index[u] & 15);
+                const int col =
+                    __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize)) * kBlockDim +
+                    (index[u] & 15);
                 const bool hit = e < limit && (__ldcg(&frontier[col / 32]) >> (col % 32) & 1u);
-                found |= __reduce_or_sync(kFullMask, hit ? 1u << (index[u] >> 4) : 0u);
+                found |= warpOr(hit ? 1u << (index[u] >> 4) : 0u);
             }
         }
         pos = limit;
     }
-    const int myRowStart = lane <= rowsHere ? v.sideRowOffsets[r0 + lane] : INT_MAX, s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
+              s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu;
+         pos += kWarpSize * kBfsPullUnroll) {
         int col[kBfsPullUnroll];  // a row that has found its parent reads no more of its entries
 #pragma unroll
         for (int u = 0; u < kBfsPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            col[u] = p < it.end && !((found | done) >> r & 1u) ? v.sideCol[s0 + p - blocked] : -1;
+            const int p = pos + u * kWarpSize + lane,
+                      r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
+            col[u] =
+                p < it.end && !((found | done) >> r & 1u) ? view.sideCol[s0 + p - blocked] : -1;
         }
 #pragma unroll
         for (int u = 0; u < kBfsPullUnroll; ++u) {
-            const int r = ownerLane(myRowStart, s0 + pos + u * kWarpSize + lane - blocked, kBlockDim);
+            const int r =
+                ownerLane(myRowStart, s0 + pos + u * kWarpSize + lane - blocked, kBlockDim);
             const bool hit = col[u] >= 0 && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
-            found |= __reduce_or_sync(kFullMask, hit ? 1u << r : 0u);
+            found |= warpOr(hit ? 1u << r : 0u);
         }
     }
-    if (lane < rowsHere && (found & ~done) >> lane & 1u) dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
+    if (lane < rowsHere && (found & ~done) >> lane & 1u)
+        dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
 }
 // snippet: db-bfs
 // The whole search, one cooperative launch. Level L's frontier is queue half L % 2 and bitmap
@@ -860,48 +1136,73 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level, const 
 // Auto is Beamer's rule on the counted frontier edges and vertices. Vertices without an edge start
 // visited (no search reaches them), so a block row of them never keeps pull from stopping early.
 // Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
-__global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm) dbBfs(DbBfs b, int source, int mode) {
+__global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm)
+    dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
     __shared__ unsigned long long blockEdges;
     cg::grid_group grid = cg::this_grid();
     const long long t = grid.thread_rank(), threads = grid.size();
-    for (long long i = t; i < b.n; i += threads) b.dist[i] = i == source ? 0 : -1;
+    for (long long i = t; i < b.n; i += threads)
+        b.dist[i] = i == source ? 0 : -1;
     for (long long w = t; w < b.words; w += threads) {
         unsigned int isolated = 0;
         for (int k = 0; k < 32 && w * 32 + k < b.n; ++k)
-            isolated |= (b.degreeOffsets[w * 32 + k + 1] == b.degreeOffsets[w * 32 + k] ? 1u : 0u) << k;
-        if (w * 32 + 32 > b.n) isolated |= ~0u << (b.n - w * 32);
+            isolated |= (b.degreeOffsets[w * 32 + k + 1] == b.degreeOffsets[w * 32 + k] ? 1u : 0u)
+                        << k;
+        if (w * 32 + 32 > b.n)
+            isolated |= ~0u << (b.n - w * 32);
         const unsigned int sourceBit = w == source / 32 ? 1u << (source % 32) : 0u;
-        b.visited[w] = isolated | sourceBit, b.frontier[w] = sourceBit, b.frontier[b.words + w] = 0u, b.frontier[2 * b.words + w] = 0u;
+        b.visited[w] = isolated | sourceBit;
+        b.frontier[w] = sourceBit;
+        b.frontier[b.words + w] = 0u;
+        b.frontier[2 * b.words + w] = 0u;
     }
     if (t == 0) {
-        b.queue[0] = source, b.counts[0] = 1u, b.counts[1] = b.counts[2] = 0u;
-        b.edges[0] = (unsigned long long)(b.degreeOffsets[source + 1] - b.degreeOffsets[source]), b.edges[1] = b.edges[2] = 0ull;
+        b.queue[0] = source;
+        b.counts[0] = 1u;
+        b.counts[1] = b.counts[2] = 0u;
+        b.edges[0] = (unsigned long long)(b.degreeOffsets[source + 1] - b.degreeOffsets[source]);
+        b.edges[1] = b.edges[2] = 0ull;
     }
-    grid.sync(); bool pull = mode == kPullOnly;
+    grid.sync();
+    bool pull = mode == kPullOnly;
     long long explored = 0;
     for (int level = 0;; ++level) {
         const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
         const int size = (int)__ldcg(&b.counts[now]);
-        if (size == 0) break;
+        if (size == 0)
+            break;
         const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
-        if (mode == kAutoRule) pull = pull ? (long long)size * kBeamerBeta >= b.n : frontierEdges * kBeamerAlpha > b.entries - explored;
+        if (mode == kAutoRule)
+            pull = pull ? (long long)size * kBeamerBeta >= b.n
+                        : frontierEdges * kBeamerAlpha > b.entries - explored;
         explored += frontierEdges;
-        for (long long w = t; w < b.words; w += threads) b.frontier[later * b.words + w] = 0u;
-        if (t == 0) b.counts[later] = 0u, b.edges[later] = 0ull;
-        if (threadIdx.x == 0) blockEdges = 0ull;
-        __syncthreads(); unsigned long long edges = 0;
+        for (long long w = t; w < b.words; w += threads)
+            b.frontier[later * b.words + w] = 0u;
+        if (t == 0) {
+            b.counts[later] = 0u;
+            b.edges[later] = 0ull;
+        }
+        if (threadIdx.x == 0)
+            blockEdges = 0ull;
+        __syncthreads();
+        unsigned long long edges = 0;
         int* nextQueue = b.queue + (size_t)(level + 1) % 2 * b.n;
         unsigned int* nextFrontier = b.frontier + (size_t)next * b.words;
         if (pull) {
-            for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize; i < b.v.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-                bfsPullItem(b, b.v.items[i], level, b.frontier + (size_t)now * b.words, nextQueue, &b.counts[next], nextFrontier, &edges);
+            for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize;
+                 i < b.view.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
+                bfsPullItem(b, b.view.items[i], level, b.frontier + (size_t)now * b.words,
+                            nextQueue, &b.counts[next], nextFrontier, &edges);
         } else {
-            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue, &b.counts[next], nextFrontier, &edges, pushShared);
+            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue,
+                         &b.counts[next], nextFrontier, &edges, pushShared);
         }
-        if (edges) atomicAdd(&blockEdges, edges);
+        if (edges)
+            atomicAdd(&blockEdges, edges);
         __syncthreads();
-        if (threadIdx.x == 0 && blockEdges) atomicAdd(&b.edges[next], blockEdges);
+        if (threadIdx.x == 0 && blockEdges)
+            atomicAdd(&b.edges[next], blockEdges);
         grid.sync();
     }
 }
@@ -915,20 +1216,28 @@ static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->value = values ? (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float)) : NULL;
     return m->offsets && m->index && (m->value || !values);
 }
-static int compareInts(const void* a, const void* b) { const int x = *(const int*)a, y = *(const int*)b; return (x > y) - (x < y); }
+static int compareInts(const void* a, const void* b) {
+    const int x = *(const int*)a, y = *(const int*)b;
+    return (x > y) - (x < y);
+}
 // The transpose, by counting sort: the CSC of a, which push walks.
 static bool transpose(const Csr* a, Csr* t) {
-    if (!allocCsr(t, a->cols, a->rows, a->nnz, a->value != NULL)) return false;
-    for (long long k = 0; k < a->nnz; ++k) ++t->offsets[a->index[k] + 1];
-    for (int c = 0; c < a->cols; ++c) t->offsets[c + 1] += t->offsets[c];
+    if (!allocCsr(t, a->cols, a->rows, a->nnz, a->value != NULL))
+        return false;
+    for (long long k = 0; k < a->nnz; ++k)
+        ++t->offsets[a->index[k] + 1];
+    for (int c = 0; c < a->cols; ++c)
+        t->offsets[c + 1] += t->offsets[c];
     int* next = (int*)malloc(((size_t)a->cols + 1) * sizeof(int));
-    if (!next) return false;
+    if (!next)
+        return false;
     memcpy(next, t->offsets, ((size_t)a->cols + 1) * sizeof(int));
     for (int r = 0; r < a->rows; ++r) {
         for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
             const int slot = next[a->index[k]]++;
             t->index[slot] = r;
-            if (a->value) t->value[slot] = a->value[k];
+            if (a->value)
+                t->value[slot] = a->value[k];
         }
     }
     free(next);
@@ -944,20 +1253,25 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     for (int r = r0; r < r1; ++r)
         for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
             const int J = a->index[k] / kBlockDim;
-            if (s->cnt[J]++ == 0) s->touched[touched++] = J;
+            if (s->cnt[J]++ == 0)
+                s->touched[touched++] = J;
         }
     // Only the blocked blocks need their columns in order: they are few where the touched are many.
     int kept = 0;
     for (int t = 0; t < touched; ++t) {
-        const int J = s->touched[t]; s->slot[J] = -1;
-        if (s->cnt[J] > kSideMaxNnz) s->touched[t] = s->touched[kept], s->touched[kept++] = J;
+        const int J = s->touched[t];
+        s->slot[J] = -1;
+        if (s->cnt[J] > kSideMaxNnz)
+            s->touched[t] = s->touched[kept], s->touched[kept++] = J;
     }
     qsort(s->touched, (size_t)kept, sizeof(int), compareInts);
-    for (int t = 0; t < kept; ++t) s->slot[s->touched[t]] = blocked++;
+    for (int t = 0; t < kept; ++t)
+        s->slot[s->touched[t]] = blocked++;
     if ((long long)blocked * kBlockDim > s->scratchCap) {
         free(s->scratch);
         s->scratchCap = (long long)blocked * kBlockDim * 2;
-        if (!(s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int)))) return false;
+        if (!(s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int))))
+            return false;
     }
     const int firstBlock = f->blocks;
     const long long firstEntry = f->blockedNnz;
@@ -966,12 +1280,14 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
         for (int r = r0; r < r1; ++r)
             for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
                 const int slot = s->slot[a->index[k] / kBlockDim];
-                if (slot >= 0) ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
+                if (slot >= 0)
+                    ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
             }
         long long e = firstEntry;
         for (int t = 0, b = 0; t < touched; ++t) {
             const int J = s->touched[t];
-            if (s->slot[J] < 0) continue;
+            if (s->slot[J] < 0)
+                continue;
             f->blockCol[firstBlock + b] = J, f->blockStart[firstBlock + b] = (int)e;
             for (int c = 0; c < kBlockDim; ++c) {  // counts become running positions
                 const int count = s->scratch[b * kBlockDim + c];
@@ -987,19 +1303,23 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
                 if (slot >= 0) {
                     const int at = s->scratch[slot * kBlockDim + col % kBlockDim]++;
                     f->entryIndex[at] = (unsigned char)((r - r0) << 4 | col % kBlockDim);
-                    if (f->entryValue) f->entryValue[at] = v;
+                    if (f->entryValue)
+                        f->entryValue[at] = v;
                 } else {
                     const int at = f->sideRowOffsets[r + 1]++;
                     f->sideCol[at] = col;
-                    if (f->sideVal) f->sideVal[at] = v;
+                    if (f->sideVal)
+                        f->sideVal[at] = v;
                 }
             }
         }
     }
     for (int t = 0; t < touched; ++t) {
         const int J = s->touched[t];
-        if (s->slot[J] >= 0) f->blockedNnz += s->cnt[J];
-        else f->sideNnz += s->cnt[J];
+        if (s->slot[J] >= 0)
+            f->blockedNnz += s->cnt[J];
+        else
+            f->sideNnz += s->cnt[J];
         s->cnt[J] = 0;
     }
     f->blocks += blocked, f->sideBlocks += fill ? 0 : touched - blocked;
@@ -1009,10 +1329,13 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
 // The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
 // their block row, entry start and column table; the side entries' CSC.
 static bool buildPushViews(const Csr* a, Db* f) {
-    for (int b = 0; b < f->blocks; ++b) ++f->colBlockOffsets[f->blockCol[b] + 1];
-    for (int J = 0; J < f->blockCols; ++J) f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
+    for (int b = 0; b < f->blocks; ++b)
+        ++f->colBlockOffsets[f->blockCol[b] + 1];
+    for (int J = 0; J < f->blockCols; ++J)
+        f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
     int* next = (int*)malloc(((size_t)f->blockCols + 1) * sizeof(int));
-    if (!next) return false;
+    if (!next)
+        return false;
     memcpy(next, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
     for (int I = 0; I < f->blockRows; ++I)
         for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
@@ -1020,16 +1343,19 @@ static bool buildPushViews(const Csr* a, Db* f) {
             f->cscBlock[k] = make_int2(I, f->blockStart[b]);
             unsigned char* table = f->cscColStart + (size_t)k * kBlockDim;
             const int nnz = f->blockStart[b + 1] - f->blockStart[b];
-            int count[BLOCK_DIM] = {0};
-            for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e) ++count[f->entryIndex[e] & 15];
-            for (int c = 0, start = 0; c < kBlockDim - 1; ++c) start += count[c], table[c] = (unsigned char)start;
+            int count[kBlockDim] = {0};
+            for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
+                ++count[f->entryIndex[e] & 15];
+            for (int c = 0, start = 0; c < kBlockDim - 1; ++c)
+                start += count[c], table[c] = (unsigned char)start;
             table[kBlockDim - 1] = (unsigned char)(nnz - 1);
         }
     free(next);
     const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
     Csr t;
     const bool ok = transpose(&side, &t);
-    f->sideColOffsets = t.offsets, f->sideRowCsc = t.index, f->sideValCsc = t.value;  // freeDb frees them, made or not
+    f->sideColOffsets = t.offsets, f->sideRowCsc = t.index,
+    f->sideValCsc = t.value;  // freeDb frees them, made or not
     return ok;
 }
 // snippet: build-db
@@ -1037,12 +1363,15 @@ static bool buildPushViews(const Csr* a, Db* f) {
 static bool buildDb(const Csr* a, Db* f) {
     memset(f, 0, sizeof(*f));
     f->rows = a->rows, f->cols = a->cols;
-    f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim, f->blockCols = (a->cols + kBlockDim - 1) / kBlockDim;
-    BuildScratch s = {(int*)calloc((size_t)f->blockCols, sizeof(int)), (int*)malloc((size_t)f->blockCols * sizeof(int)),
+    f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim,
+    f->blockCols = (a->cols + kBlockDim - 1) / kBlockDim;
+    BuildScratch s = {(int*)calloc((size_t)f->blockCols, sizeof(int)),
+                      (int*)malloc((size_t)f->blockCols * sizeof(int)),
                       (int*)malloc((size_t)f->blockCols * sizeof(int)), NULL, 0};
     f->rowBlockOffsets = (int*)calloc((size_t)f->blockRows + 1, sizeof(int));
     bool ok = s.cnt && s.slot && s.touched && f->rowBlockOffsets;
-    for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, false, f, &s);
+    for (int I = 0; ok && I < f->blockRows; ++I)
+        ok = buildBlockRow(a, I, false, f, &s);
     const int blocks = f->blocks;
     const long long blockedNnz = f->blockedNnz, sideNnz = f->sideNnz;
     if (ok) {
@@ -1056,12 +1385,15 @@ static bool buildDb(const Csr* a, Db* f) {
         f->sideRowOffsets = (int*)calloc((size_t)a->rows + 1, sizeof(int));
         f->sideCol = (int*)malloc(((size_t)sideNnz + 1) * sizeof(int));
         f->sideVal = a->value ? (float*)malloc(((size_t)sideNnz + 1) * sizeof(float)) : NULL;
-        ok = f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !a->value) && f->colBlockOffsets && f->cscBlock &&
-             f->cscColStart && f->sideRowOffsets && f->sideCol && (f->sideVal || !a->value);
+        ok = f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !a->value) &&
+             f->colBlockOffsets && f->cscBlock && f->cscColStart && f->sideRowOffsets &&
+             f->sideCol && (f->sideVal || !a->value);
     }
     f->blocks = 0, f->blockedNnz = 0, f->sideNnz = 0;  // counted again as they are placed
-    for (int I = 0; ok && I < f->blockRows; ++I) ok = buildBlockRow(a, I, true, f, &s);
-    if (ok) f->blockStart[blocks] = (int)blockedNnz;
+    for (int I = 0; ok && I < f->blockRows; ++I)
+        ok = buildBlockRow(a, I, true, f, &s);
+    if (ok)
+        f->blockStart[blocks] = (int)blockedNnz;
     ok = ok && buildPushViews(a, f);
     free(s.cnt), free(s.slot), free(s.touched), free(s.scratch);
     return ok;
@@ -1070,39 +1402,55 @@ static bool buildDb(const Csr* a, Db* f) {
 // Bytes of the format on the device, and of plain CSR plus CSC, for the memory goal.
 static double dbBytes(const Db* f) {
     const double payload = 5.0 * f->blockedNnz, side = (double)kSideEntryBytes * f->sideNnz;
-    const double views = 4.0 * (f->blockRows + 1) + 4.0 * (f->blockCols + 1) + (double)kBlockViewBytes * f->blocks + 4.0 +
-                         4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
+    const double views = 4.0 * (f->blockRows + 1) + 4.0 * (f->blockCols + 1) +
+                         (double)kBlockViewBytes * f->blocks + 4.0 + 4.0 * (f->rows + 1) +
+                         4.0 * (f->cols + 1);
     return payload + side + views;
 }
-static double csrCscBytes(const Csr* a) { return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz; }
+static double csrCscBytes(const Csr* a) {
+    return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz;
+}
 static int itemEntriesFor(long long nnz, bool small) {
     const long long e = nnz / kItemsWanted;
-    return small ? kItemEntriesSmall : e < kItemEntriesMin ? kItemEntriesMin : e > kItemEntriesMax ? kItemEntriesMax : (int)e;
+    return small                 ? kItemEntriesSmall
+           : e < kItemEntriesMin ? kItemEntriesMin
+           : e > kItemEntriesMax ? kItemEntriesMax
+                                 : (int)e;
 }
 // Pull items: each block row's stream cut into pieces of at most itemEntries entries.
-static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount, int* splitRows, int* splitPieces) {
+static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount,
+                       int* splitRows, int* splitPieces) {
     long long count = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && !(*items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem)))) return false;
+        if (pass == 1 &&
+            !(*items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem))))
+            return false;
         count = 0, *splitRows = 0, *splitPieces = 0;
         for (int I = 0; I < f->blockRows; ++I) {
             const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-            const int total = f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]] +
-                              f->sideRowOffsets[r1] - f->sideRowOffsets[r0];
+            const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
+                              f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
+                              f->sideRowOffsets[r0];
             const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
             for (int p = 0; p < pieces; ++p, ++count) {
                 const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-                const PullItem it = {I, p * itemEntries, end, p, pieces, *splitPieces, pieces > 1 ? *splitRows : -1};
-                if (pass == 1) (*items)[count] = it;
+                const PullItem it = {
+                    I, p * itemEntries, end, p, pieces, *splitPieces, pieces > 1 ? *splitRows : -1};
+                if (pass == 1)
+                    (*items)[count] = it;
             }
-            if (pieces > 1) ++*splitRows, *splitPieces += pieces;
+            if (pieces > 1)
+                ++*splitRows, *splitPieces += pieces;
         }
     }
     *itemCount = (int)count;
     return true;
 }
-// Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory system.
-static long long sectors(long long begin, long long end) { return end > begin ? (end - 1) / kSectorBytes - begin / kSectorBytes + 1 : 0; }
+// Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory
+// system.
+static long long sectors(long long begin, long long end) {
+    return end > begin ? (end - 1) / kSectorBytes - begin / kSectorBytes + 1 : 0;
+}
 // What DB push reads for x_j != 0, in sector bytes: the two column offsets, per block of its block
 // column the view record (one sector) and the column's run of indices and values, the side column's
 // rows and values.
@@ -1111,7 +1459,8 @@ static double pushBytesOfColumn(const Db* f, int j) {
     long long s = 2;
     for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1]; ++k) {
         const unsigned char* t = f->cscColStart + (size_t)k * kBlockDim;
-        const int begin = f->cscBlock[k].y + (c == 0 ? 0 : t[c - 1]), end = f->cscBlock[k].y + (c == kBlockDim - 1 ? t[15] + 1 : t[c]);
+        const int begin = f->cscBlock[k].y + (c == 0 ? 0 : t[c - 1]),
+                  end = f->cscBlock[k].y + (c == kBlockDim - 1 ? t[15] + 1 : t[c]);
         s += 1 + (end > begin ? sectors(begin, end) + sectors(4LL * begin, 4LL * end) : 0);
     }
     const int s0 = f->sideColOffsets[j], s1 = f->sideColOffsets[j + 1];
@@ -1119,30 +1468,40 @@ static double pushBytesOfColumn(const Db* f, int j) {
     return (double)s * kSectorBytes;
 }
 
-// ---------------------------------------------------------------- the work counts, the CPU reference, the judge
-// The work each path must do for this x, counted on the host: x blocks touched, push segments
-// and products, the sector bytes of DB push and plain push; and what the two rules decide from the
-// exact counts (the device decides from a sample of x, so it may differ near the crossover).
+// ---------------------------------------------------------------- the work counts, the CPU
+// reference, the judge The work each path must do for this x, counted on the host: x blocks
+// touched, push segments and products, the sector bytes of DB push and plain push; and what the two
+// rules decide from the exact counts (the device decides from a sample of x, so it may differ near
+// the crossover).
 static void countWork(const Input* in, XCase* xc) {
-    const Db* f = &in->db; const Csr* at = &in->at;
+    const Db* f = &in->db;
+    const Csr* at = &in->at;
     xc->activeBlocks = 0, xc->products = 0, xc->segments = 0, xc->sidePieces = 0;
     xc->pushBytes = 4.0 * (in->a.cols + in->a.rows), xc->plainPushBytes = xc->pushBytes;
     for (int J = 0; J < f->blockCols; ++J) {
         bool active = false;
         for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j) {
-            if (xc->x[j] == 0.0f) continue;
+            if (xc->x[j] == 0.0f)
+                continue;
             active = true;
             xc->products += at->offsets[j + 1] - at->offsets[j];
             xc->segments += f->colBlockOffsets[J + 1] - f->colBlockOffsets[J];
-            xc->sidePieces += (f->sideColOffsets[j + 1] - f->sideColOffsets[j] + kSidePiece - 1) / kSidePiece;
+            xc->sidePieces +=
+                (f->sideColOffsets[j + 1] - f->sideColOffsets[j] + kSidePiece - 1) / kSidePiece;
             xc->pushBytes += pushBytesOfColumn(f, j);
-            xc->plainPushBytes += (2.0 + 2.0 * sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1])) * kSectorBytes;
+            xc->plainPushBytes +=
+                (2.0 + 2.0 * sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1])) *
+                kSectorBytes;
         }
         xc->activeBlocks += active;
     }
     xc->pullBytes = in->pullBytesFull;
-    xc->plainPullBytes = 4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
-    xc->rulePush = kPushByteCost * xc->pushBytes + kAtomicWaitBytes * (double)xc->products * xc->products / (in->a.rows > 0 ? in->a.rows : 1) < xc->pullBytes;
+    xc->plainPullBytes =
+        4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
+    xc->rulePush = kPushByteCost * xc->pushBytes + kAtomicWaitBytes * (double)xc->products *
+                                                       xc->products /
+                                                       (in->a.rows > 0 ? in->a.rows : 1) <
+                   xc->pullBytes;
     xc->paperPush = xc->activeBlocks < kPaperTh3 * f->blockCols;
 }
 // snippet: reference
@@ -1152,53 +1511,72 @@ static void countWork(const Input* in, XCase* xc) {
 // (k + 2) * 2^-24 * sum |a_ij x_j| covers any summation order (the 2: the product and the store).
 // The floor lets a row whose only right answer is 0 pass at 0; !(err <= tol) makes a NaN fail.
 static bool cpuReference(const Input* in, XCase* xc) {
-    const Csr* at = &in->at; const int rows = in->a.rows;
+    const Csr* at = &in->at;
+    const int rows = in->a.rows;
     xc->refY = (double*)calloc((size_t)rows, sizeof(double));
     xc->absSum = (double*)calloc((size_t)rows, sizeof(double));
     xc->rowProducts = (int*)calloc((size_t)rows, sizeof(int));
-    if (!xc->refY || !xc->absSum || !xc->rowProducts) return false;
+    if (!xc->refY || !xc->absSum || !xc->rowProducts)
+        return false;
     for (int j = 0; j < in->a.cols; ++j) {
-        if (xc->x[j] == 0.0f) continue;
+        if (xc->x[j] == 0.0f)
+            continue;
         for (int k = at->offsets[j]; k < at->offsets[j + 1]; ++k) {
             const double p = (double)at->value[k] * xc->x[j];
-            xc->refY[at->index[k]] += p, xc->absSum[at->index[k]] += fabs(p), ++xc->rowProducts[at->index[k]];
+            xc->refY[at->index[k]] += p, xc->absSum[at->index[k]] += fabs(p),
+                ++xc->rowProducts[at->index[k]];
         }
     }
     return true;
 }
-static double rowTolerance(int products, double absSum) { return (products + 2) * 0x1p-24 * absSum + 1e-30; }
-static bool rowIsWrong(float got, double want, double tol) { return !(fabs((double)got - want) <= tol); }
+static double rowTolerance(int products, double absSum) {
+    return (products + 2) * 0x1p-24 * absSum + 1e-30;
+}
+static bool rowIsWrong(float got, double want, double tol) {
+    return !(fabs((double)got - want) <= tol);
+}
 // end snippet
 // One GPU result against the CPU: every row within its tolerance, the sum of y within the sum of
 // the tolerances (a second check that sees a whole-vector fault), the guard floats untouched.
-static bool checkY(const char* variant, const Input* in, const XCase* xc, const float* got, const char* when) {
+static bool checkY(const char* variant, const Input* in, const XCase* xc, const float* got,
+                   const char* when) {
     const int rows = in->a.rows;
     int firstBad = -1, bad = 0;
     double gotSum = 0.0, wantSum = 0.0, tolSum = 0.0;
     for (int r = 0; r < rows; ++r) {
         const double tol = rowTolerance(xc->rowProducts[r], xc->absSum[r]);
         gotSum += got[r], wantSum += xc->refY[r], tolSum += tol;
-        if (rowIsWrong(got[r], xc->refY[r], tol) && bad++ == 0) firstBad = r;
+        if (rowIsWrong(got[r], xc->refY[r], tol) && bad++ == 0)
+            firstBad = r;
     }
     if (firstBad >= 0)
-        fprintf(stderr, "%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g\n", variant, in->name,
-                kPatternNames[xc->pattern], xc->density, when, bad, rows, firstBad, (double)got[firstBad], xc->refY[firstBad]);
+        fprintf(
+            stderr,
+            "%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g\n",
+            variant, in->name, kPatternNames[xc->pattern], xc->density, when, bad, rows, firstBad,
+            (double)got[firstBad], xc->refY[firstBad]);
     const bool sumOk = fabs(gotSum - wantSum) <= tolSum;
-    if (!sumOk && firstBad < 0) fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum, wantSum);
+    if (!sumOk && firstBad < 0)
+        fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum,
+                wantSum);
     int guard = -1;
     for (int g = 0; g < kGuardFloats && guard < 0; ++g) {
         uint32_t bits;
         memcpy(&bits, &got[rows + g], sizeof(bits));
-        if (bits != 0xffffffffu) guard = g;
+        if (bits != 0xffffffffu)
+            guard = g;
     }
-    if (guard >= 0) fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when, rows + guard);
+    if (guard >= 0)
+        fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when,
+                rows + guard);
     return firstBad < 0 && sumOk && guard < 0;
 }
 
 // Direction-optimizing, as the GPU's auto (Beamer's rule): a level whose frontier holds many edges
 // is found bottom-up, each unreached vertex looking for any neighbour in the frontier.
 static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
-    for (int v = 0; v < g->rows; ++v) dist[v] = -1;
+    for (int v = 0; v < g->rows; ++v)
+        dist[v] = -1;
     int head = 0, tail = 0, level = 0;
     dist[source] = 0, queue[tail++] = source;
     long long frontierEdges = g->offsets[source + 1] - g->offsets[source], unexplored = g->nnz;
@@ -1208,18 +1586,25 @@ static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
         unexplored -= frontierEdges, frontierEdges = 0;
         if (bottomUp) {
             for (int v = 0; v < g->rows; ++v) {
-                if (dist[v] >= 0) continue;
+                if (dist[v] >= 0)
+                    continue;
                 for (int k = g->offsets[v]; k < g->offsets[v + 1]; ++k)
-                    if (dist[g->index[k]] == level) { dist[v] = level + 1, queue[tail++] = v; break; }
+                    if (dist[g->index[k]] == level) {
+                        dist[v] = level + 1, queue[tail++] = v;
+                        break;
+                    }
             }
         } else {
             for (int h = head; h < levelEnd; ++h)
                 for (int k = g->offsets[queue[h]]; k < g->offsets[queue[h] + 1]; ++k)
-                    if (dist[g->index[k]] < 0) dist[g->index[k]] = level + 1, queue[tail++] = g->index[k];
+                    if (dist[g->index[k]] < 0)
+                        dist[g->index[k]] = level + 1, queue[tail++] = g->index[k];
         }
         head = levelEnd;
-        for (int i = levelEnd; i < tail; ++i) frontierEdges += g->offsets[queue[i] + 1] - g->offsets[queue[i]];
-        if (tail > levelEnd) ++level;
+        for (int i = levelEnd; i < tail; ++i)
+            frontierEdges += g->offsets[queue[i] + 1] - g->offsets[queue[i]];
+        if (tail > levelEnd)
+            ++level;
     }
     return level + 1;
 }
@@ -1230,74 +1615,136 @@ static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
 // (lazy loading makes each kernel's first launch load it) and one untimed replay. With graph
 // false the same calls are launched one by one from the host, as a caller without a graph does
 // (DB stream) and as the BFS searches are (long enough to be timed so).
-static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream_t stream, int runs, bool graph) {
-    cudaGraph_t captured; cudaGraphExec_t exec;
-    cudaEvent_t start, stop; float ms = 0.0f;
-    for (int i = 0; i < (runs < kTimedRuns ? 1 : kWarmupRuns); ++i) launch(ctx);  // --small: one
+static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream_t stream, int runs,
+                    bool graph) {
+    cudaGraph_t captured;
+    cudaGraphExec_t exec;
+    cudaEvent_t start, stop;
+    float ms = 0.0f;
+    // --small: one warm-up call.
+    for (int i = 0; i < (runs < kTimedRuns ? 1 : kWarmupRuns); ++i)
+        launch(ctx);
     if (graph) {
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < runs; ++i) launch(ctx);
+        for (int i = 0; i < runs; ++i)
+            launch(ctx);
         CUDA_CHECK(cudaStreamEndCapture(stream, &captured));
         CUDA_CHECK(cudaGraphInstantiate(&exec, captured, 0));
         CUDA_CHECK(cudaGraphLaunch(exec, stream));
     }
-    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
     CUDA_CHECK(cudaEventRecord(start, stream));
-    if (graph) CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    for (int i = 0; i < runs && !graph; ++i) launch(ctx);
+    if (graph)
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    for (int i = 0; i < runs && !graph; ++i)
+        launch(ctx);
     CUDA_CHECK(cudaEventRecord(stop, stream));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
-    if (graph) { CUDA_CHECK(cudaGraphExecDestroy(exec)); CUDA_CHECK(cudaGraphDestroy(captured)); }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    if (graph) {
+        CUDA_CHECK(cudaGraphExecDestroy(exec));
+        CUDA_CHECK(cudaGraphDestroy(captured));
+    }
     return ms / runs;
 }
 // end snippet
 
 // ---------------------------------------------------------------- the GPU side of an input
-static int meanLanes(const Csr* a) {  // day 37's rule: the power of two from 2 to 32 that covers the mean row
+// Day 37's rule: the power of two from 2 to 32 that covers the mean row.
+static int meanLanes(const Csr* a) {
     int lanes = 2;
-    while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1)) lanes *= 2;
+    while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1))
+        lanes *= 2;
     return lanes;
 }
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
-    if (host && bytes > 0) CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    if (host && bytes > 0)
+        CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
     return d;
 }
-static void* dbArray(GpuInput* g, const void* host, size_t bytes) { return g->dbArrays[g->dbArrayCount++] = toDevice(host, bytes); }
-// The DB format's arrays on the device, and the rule's byte counts in the view.
-static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows, int splitPieces, GpuInput* g) {
-    DbView* v = &g->view; memset(v, 0, sizeof(*v));
-    v->rows = f->rows, v->cols = f->cols, v->blockRows = f->blockRows, v->blockCols = f->blockCols, v->itemCount = itemCount;
-    v->rowBlockOffsets = (const int*)dbArray(g, f->rowBlockOffsets, ((size_t)f->blockRows + 1) * sizeof(int));
-    v->blockCol = (const int*)dbArray(g, f->blockCol, (size_t)f->blocks * sizeof(int));
-    v->blockStart = (const int*)dbArray(g, f->blockStart, ((size_t)f->blocks + 1) * sizeof(int));
-    v->entryIndex = (const unsigned char*)dbArray(g, f->entryIndex, (size_t)f->blockedNnz);
-    v->entryValue = f->entryValue ? (const float*)dbArray(g, f->entryValue, (size_t)f->blockedNnz * sizeof(float)) : NULL;
-    v->colBlockOffsets = (const int*)dbArray(g, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
-    uint4* record = (uint4*)malloc(((size_t)f->blocks * 2 + 1) * sizeof(uint4));  // one 32-byte sector a block
-    if (!record) { fprintf(stderr, "out of host memory\n"); exit(EXIT_FAILURE); }
+// One array of the DB format on the device, kept in d's list for freeDbDevice.
+static void* keep(DbDevice* d, const void* host, size_t bytes) {
+    void* array = toDevice(host, bytes);
+    d->arrays[d->arrayCount++] = array;
+    return array;
+}
+static void freeDbDevice(DbDevice* d) {
+    for (int i = 0; i < d->arrayCount; ++i)
+        CUDA_CHECK(cudaFree(d->arrays[i]));
+    d->arrayCount = 0;
+}
+// The DB format's arrays on the device (a pattern's without values) and its pull items; the rule's
+// byte counts are the caller's.
+static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows,
+                     int splitPieces, DbDevice* d) {
+    DbView* view = &d->view;
+    memset(view, 0, sizeof(*view));
+    view->rows = f->rows;
+    view->cols = f->cols;
+    view->blockRows = f->blockRows;
+    view->blockCols = f->blockCols;
+    view->itemCount = itemCount;
+    const size_t blocks = (size_t)f->blocks, blocked = (size_t)f->blockedNnz;
+    const size_t side = (size_t)f->sideNnz;
+    view->rowBlockOffsets =
+        (const int*)keep(d, f->rowBlockOffsets, ((size_t)f->blockRows + 1) * sizeof(int));
+    view->blockCol = (const int*)keep(d, f->blockCol, blocks * sizeof(int));
+    view->blockStart = (const int*)keep(d, f->blockStart, (blocks + 1) * sizeof(int));
+    view->entryIndex = (const unsigned char*)keep(d, f->entryIndex, blocked);
+    if (f->entryValue)
+        view->entryValue = (const float*)keep(d, f->entryValue, blocked * sizeof(float));
+    view->colBlockOffsets =
+        (const int*)keep(d, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
+    // Push's view: one 32-byte sector a block, {block row, entry start} and the column table.
+    uint4* record = (uint4*)malloc((blocks * 2 + 1) * sizeof(uint4));
+    if (!record) {
+        fprintf(stderr, "out of host memory\n");
+        exit(EXIT_FAILURE);
+    }
     for (int k = 0; k < f->blocks; ++k) {
         record[2 * k] = make_uint4((unsigned)f->cscBlock[k].x, (unsigned)f->cscBlock[k].y, 0u, 0u);
         memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
     }
-    v->pushView = (const uint4*)dbArray(g, record, (size_t)f->blocks * 2 * sizeof(uint4));
+    view->pushView = (const uint4*)keep(d, record, blocks * 2 * sizeof(uint4));
     free(record);
-    v->sideRowOffsets = (const int*)dbArray(g, f->sideRowOffsets, ((size_t)f->rows + 1) * sizeof(int));
-    v->sideCol = (const int*)dbArray(g, f->sideCol, (size_t)f->sideNnz * sizeof(int));
-    v->sideVal = f->sideVal ? (const float*)dbArray(g, f->sideVal, (size_t)f->sideNnz * sizeof(float)) : NULL;
-    v->sideColOffsets = (const int*)dbArray(g, f->sideColOffsets, ((size_t)f->cols + 1) * sizeof(int));
-    v->sideRowCsc = (const int*)dbArray(g, f->sideRowCsc, (size_t)f->sideNnz * sizeof(int));
-    v->sideValCsc = f->sideValCsc ? (const float*)dbArray(g, f->sideValCsc, (size_t)f->sideNnz * sizeof(float)) : NULL;
-    v->items = (const PullItem*)dbArray(g, items, (size_t)itemCount * sizeof(PullItem));
-    v->partials = (float*)dbArray(g, NULL, (size_t)splitPieces * kBlockDim * sizeof(float));
-    v->arrivals = (unsigned int*)dbArray(g, NULL, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int));
-    v->barrier = (unsigned long long*)dbArray(g, NULL, sizeof(unsigned long long));
-    v->decision = (int*)dbArray(g, NULL, sizeof(int));
-    CUDA_CHECK(cudaMemset(v->arrivals, 0, (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int)));
-    CUDA_CHECK(cudaMemset(v->barrier, 0, sizeof(unsigned long long)));
+    view->sideRowOffsets =
+        (const int*)keep(d, f->sideRowOffsets, ((size_t)f->rows + 1) * sizeof(int));
+    view->sideCol = (const int*)keep(d, f->sideCol, side * sizeof(int));
+    if (f->sideVal)
+        view->sideVal = (const float*)keep(d, f->sideVal, side * sizeof(float));
+    view->sideColOffsets =
+        (const int*)keep(d, f->sideColOffsets, ((size_t)f->cols + 1) * sizeof(int));
+    view->sideRowCsc = (const int*)keep(d, f->sideRowCsc, side * sizeof(int));
+    if (f->sideValCsc)
+        view->sideValCsc = (const float*)keep(d, f->sideValCsc, side * sizeof(float));
+    view->items = (const PullItem*)keep(d, items, (size_t)itemCount * sizeof(PullItem));
+    view->partials = (float*)keep(d, NULL, (size_t)splitPieces * kBlockDim * sizeof(float));
+    const size_t arrivalBytes = (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int);
+    view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
+    view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
+    view->decision = (int*)keep(d, NULL, sizeof(int));
+    CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
+    CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
+}
+// The nonzero blocks of block row I, in column order, into list; returns their count. mark holds
+// I + 1 for each block column seen in this row (and something else for the others).
+static int blocksOfRow(const Csr* a, int I, int* mark, int* list) {
+    int n = 0;
+    for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            const int J = a->index[k] / kBlockDim;
+            if (mark[J] != I + 1) {
+                mark[J] = I + 1;
+                list[n++] = J;
+            }
+        }
+    qsort(list, (size_t)n, sizeof(int), compareInts);
+    return n;
 }
 // A BSR copy of every nonzero block (side ones too), 1 KiB each, row-major inside: cuSPARSE's.
 static void uploadBsr(const Input* in, GpuInput* g) {
@@ -1305,317 +1752,514 @@ static void uploadBsr(const Input* in, GpuInput* g) {
     const int blockRows = in->db.blockRows, blockCols = in->db.blockCols;
     int* offsets = (int*)calloc((size_t)blockRows + 1, sizeof(int));
     int* mark = (int*)calloc((size_t)blockCols, sizeof(int));
-    int *pos = (int*)malloc((size_t)blockCols * sizeof(int)), *list = (int*)malloc((size_t)blockCols * sizeof(int));
-    if (!offsets || !mark || !pos || !list) { fprintf(stderr, "out of host memory for BSR\n"); exit(EXIT_FAILURE); }
-    for (int I = 0; I < blockRows; ++I) {
-        offsets[I + 1] = offsets[I];
-        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-                if (mark[a->index[k] / kBlockDim] != I + 1) mark[a->index[k] / kBlockDim] = I + 1, ++offsets[I + 1];
+    int* pos = (int*)malloc((size_t)blockCols * sizeof(int));
+    int* list = (int*)malloc((size_t)blockCols * sizeof(int));
+    if (!offsets || !mark || !pos || !list) {
+        fprintf(stderr, "out of host memory for BSR\n");
+        exit(EXIT_FAILURE);
     }
+    for (int I = 0; I < blockRows; ++I)
+        offsets[I + 1] = offsets[I] + blocksOfRow(a, I, mark, list);
     const int blocks = offsets[blockRows];
     int* cols = (int*)malloc((size_t)blocks * sizeof(int));
     float* values = (float*)calloc((size_t)blocks * kBlockDim * kBlockDim, sizeof(float));
-    if (!cols || !values) { fprintf(stderr, "out of host memory for BSR\n"); exit(EXIT_FAILURE); }
+    if (!cols || !values) {
+        fprintf(stderr, "out of host memory for BSR\n");
+        exit(EXIT_FAILURE);
+    }
     memset(mark, 0, (size_t)blockCols * sizeof(int));
     for (int I = 0; I < blockRows; ++I) {
-        int n = 0;
+        const int n = blocksOfRow(a, I, mark, list);
+        for (int t = 0; t < n; ++t) {
+            pos[list[t]] = offsets[I] + t;
+            cols[offsets[I] + t] = list[t];
+        }
         for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-                if (mark[a->index[k] / kBlockDim] != I + 1) mark[a->index[k] / kBlockDim] = I + 1, list[n++] = a->index[k] / kBlockDim;
-        qsort(list, (size_t)n, sizeof(int), compareInts);
-        for (int t = 0; t < n; ++t) pos[list[t]] = offsets[I] + t, cols[offsets[I] + t] = list[t];
-        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-                values[((size_t)pos[a->index[k] / kBlockDim] * kBlockDim + r % kBlockDim) * kBlockDim + a->index[k] % kBlockDim] = a->value[k];
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+                const size_t block = (size_t)pos[a->index[k] / kBlockDim];
+                const int local = r % kBlockDim * kBlockDim + a->index[k] % kBlockDim;
+                values[block * kBlockDim * kBlockDim + local] = a->value[k];
+            }
     }
-    g->bsrBlockRows = blockRows, g->bsrBlocks = blocks;
+    g->bsrBlockRows = blockRows;
+    g->bsrBlocks = blocks;
     g->bsrOffsets = (int*)toDevice(offsets, ((size_t)blockRows + 1) * sizeof(int));
     g->bsrCols = (int*)toDevice(cols, (size_t)blocks * sizeof(int));
     g->bsrValues = (float*)toDevice(values, (size_t)blocks * kBlockDim * kBlockDim * sizeof(float));
-    free(offsets), free(mark), free(pos), free(list), free(cols), free(values);
+    free(offsets);
+    free(mark);
+    free(pos);
+    free(list);
+    free(cols);
+    free(values);
     CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
     CUSPARSE_CHECK(cusparseSetMatType(g->bsr, CUSPARSE_MATRIX_TYPE_GENERAL));
     CUSPARSE_CHECK(cusparseSetMatIndexBase(g->bsr, CUSPARSE_INDEX_BASE_ZERO));
 }
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
-// Everything of an input on the GPU: CSR and CSC, the DB format, x and y, cuSPARSE's CSR (with
-// its preprocess, outside every timed window, as day 37) and, where it fits, its BSR.
+// cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
+static void setupCusparse(GpuInput* g, const Csr* a) {
+    size_t bufferBytes = 0;
+    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
+                                     g->csrValue, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
+                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
+    g->spmvBuffer = toDevice(NULL, bufferBytes);
+    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
+                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
+}
+// Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
+// y, cuSPARSE's CSR and, where it fits, its BSR.
 static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
-    g->rows = a->rows, g->cols = a->cols, g->lanes = meanLanes(a);
+    g->rows = a->rows;
+    g->cols = a->cols;
+    g->lanes = meanLanes(a);
     g->csrOffsets = (int*)toDevice(a->offsets, ((size_t)a->rows + 1) * sizeof(int));
     g->csrIndex = (int*)toDevice(a->index, (size_t)a->nnz * sizeof(int));
     g->csrValue = (float*)toDevice(a->value, (size_t)a->nnz * sizeof(float));
     g->cscOffsets = (int*)toDevice(at->offsets, ((size_t)at->rows + 1) * sizeof(int));
     g->cscIndex = (int*)toDevice(at->index, (size_t)at->nnz * sizeof(int));
     g->cscValue = (float*)toDevice(at->value, (size_t)at->nnz * sizeof(float));
-    g->x = (float*)toDevice(NULL, (size_t)f->blockCols * kBlockDim * sizeof(float));
-    g->y = (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
-    CUDA_CHECK(cudaMemset(g->x, 0, (size_t)f->blockCols * kBlockDim * sizeof(float)));
-    uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, g);
-    g->view.pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
-    g->view.pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
-    g->view.pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / (a->rows > 0 ? a->rows : 1));  // products: share * nnz
-    g->view.pullBytes = (float)in->pullBytesFull;
+    const size_t xBytes = (size_t)f->blockCols * kBlockDim * sizeof(float);
+    g->x = (float*)toDevice(NULL, xBytes);
+    g->y =
+        (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
+    CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
+    uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, &g->db);
+    DbView* view = &g->db.view;
+    const double rows = a->rows > 0 ? a->rows : 1;
+    view->pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
+    view->pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
+    // Products: share * nnz.
+    view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
+    view->pullBytes = (float)in->pullBytesFull;
     int perSm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
     g->grid = small ? kSmallGridCtas : perSm * sms;
-    size_t bufferBytes = 0;
-    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex, g->csrValue, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec,
-                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
-    g->spmvBuffer = toDevice(NULL, bufferBytes);
-    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec,
-                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
-    if (bsr) uploadBsr(in, g);
-    if (in->dense) g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
+    setupCusparse(g, a);
+    if (bsr)
+        uploadBsr(in, g);
+    if (in->dense)
+        g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
 static void freeGpu(GpuInput* g) {
-    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y, g->spmvBuffer,
-                   g->bsrOffsets, g->bsrCols, g->bsrValues, g->dense};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
-    for (int i = 0; i < g->dbArrayCount; ++i) CUDA_CHECK(cudaFree(g->dbArrays[i]));
+    void* all[] = {g->csrOffsets, g->csrIndex,  g->csrValue, g->cscOffsets, g->cscIndex,
+                   g->cscValue,   g->x,         g->y,        g->spmvBuffer, g->bsrOffsets,
+                   g->bsrCols,    g->bsrValues, g->dense};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
+        CUDA_CHECK(cudaFree(all[i]));
+    freeDbDevice(&g->db);
     CUSPARSE_CHECK(cusparseDestroySpMat(g->csr));
-    CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec)); CUSPARSE_CHECK(cusparseDestroyDnVec(g->yVec));
-    if (g->bsrValues) CUSPARSE_CHECK(cusparseDestroyMatDescr(g->bsr));
+    CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec));
+    CUSPARSE_CHECK(cusparseDestroyDnVec(g->yVec));
+    if (g->bsrValues)
+        CUSPARSE_CHECK(cusparseDestroyMatDescr(g->bsr));
 }
 // One call of one variant on the current x; every one writes all of y, inside the call.
 static void launchCall(const void* ctx) {
     const Call* c = (const Call*)ctx;
-    const GpuInput* g = c->g; const int v = c->variant;
-    if (v == kCusparseCsr) {
-        CUSPARSE_CHECK(cusparseSpMV(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
-                                    CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
-    } else if (v == kCusparseBsr) {
-        CUSPARSE_CHECK(cusparseSbsrmv(g->sparse, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, g->bsrBlockRows, g->view.blockCols,
-                                      g->bsrBlocks, &kAlpha, g->bsr, g->bsrValues, g->bsrOffsets, g->bsrCols, kBlockDim, g->x, &kBeta, g->y));
-    } else if (v == kCublasGemv) {  // W row-major is W^T column-major: y = (W^T)^T x
-        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols, g->x, 1, &kBeta, g->y, 1));
-    } else if (v == kPlainPull) {
+    const GpuInput* g = c->g;
+    const int variant = c->variant;
+    if (variant == kCusparseCsr) {
+        CUSPARSE_CHECK(cusparseSpMV(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr,
+                                    g->xVec, &kBeta, g->yVec, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT,
+                                    g->spmvBuffer));
+    } else if (variant == kCusparseBsr) {
+        CUSPARSE_CHECK(
+            cusparseSbsrmv(g->sparse, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                           g->bsrBlockRows, g->db.view.blockCols, g->bsrBlocks, &kAlpha, g->bsr,
+                           g->bsrValues, g->bsrOffsets, g->bsrCols, kBlockDim, g->x, &kBeta, g->y));
+    } else if (variant == kCublasGemv) {
+        // W row-major is W^T column-major: y = (W^T)^T x.
+        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols,
+                                 g->x, 1, &kBeta, g->y, 1));
+    } else if (variant == kPlainPull) {
         typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
-        const PullKernel k = g->lanes == 2 ? plainCsrPull<2> : g->lanes == 4 ? plainCsrPull<4> : g->lanes == 8 ? plainCsrPull<8>
-                           : g->lanes == 16 ? plainCsrPull<16> : plainCsrPull<32>;
+        const PullKernel k = g->lanes == 2    ? plainCsrPull<2>
+                             : g->lanes == 4  ? plainCsrPull<4>
+                             : g->lanes == 8  ? plainCsrPull<8>
+                             : g->lanes == 16 ? plainCsrPull<16>
+                                              : plainCsrPull<32>;
         const long long blocks = ((long long)g->rows * g->lanes + kThreads - 1) / kThreads;
-        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->rows, g->csrOffsets, g->csrIndex, g->csrValue, g->x, g->y);
+        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->rows, g->csrOffsets, g->csrIndex, g->csrValue,
+                                                   g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
-    } else if (v == kPlainPush) {
+    } else if (variant == kPlainPush) {
         CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
         const long long blocks = ((long long)g->cols + kThreads - 1) / kThreads;
-        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->cols, g->cscOffsets, g->cscIndex, g->cscValue, g->x, g->y);
+        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->cols, g->cscOffsets, g->cscIndex,
+                                                              g->cscValue, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
     } else {
-        const int mode = v == kDbMeta ? kMetaOnly : v == kDbPull ? kPullOnly : v == kDbPush ? kPushOnly : kAutoRule;
-        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->view, g->x, g->y, mode);
+        const int mode = variant == kDbMeta   ? kMetaOnly
+                         : variant == kDbPull ? kPullOnly
+                         : variant == kDbPush ? kPushOnly
+                                              : kAutoRule;
+        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y, mode);
         CUDA_CHECK(cudaGetLastError());
     }
 }
+// One variant's y against the CPU. The metadata step alone leaves y zeroed, and BSR writes whole
+// block rows: each is checked for what it writes.
+static bool checkVariant(int variant, const Input* in, const XCase* xc, float* hostY, size_t yBytes,
+                         const char* when) {
+    if (variant == kDbMeta) {
+        bool ok = true;
+        for (int r = 0; r < in->a.rows && ok; ++r)
+            ok = hostY[r] == 0.0f;
+        if (!ok)
+            fprintf(stderr, "DB meta on %s: y not zeroed\n", in->name);
+        return ok;
+    }
+    if (variant == kCusparseBsr)
+        memset(hostY + in->a.rows, 0xff, yBytes - (size_t)in->a.rows * sizeof(float));
+    return checkY(kVariantNames[variant], in, xc, hostY, when);
+}
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
-// times[v] is 0 for a variant not run or failed; decision gets DB auto's (1: push).
-static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small, double* times, int* decision) {
+// times[variant] is 0 for a variant not run or failed; decision gets DB auto's (1: push).
+static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small,
+                   double* times, int* decision) {
     const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
     float* hostY = (float*)malloc(yBytes);
-    if (!hostY) { fprintf(stderr, "out of host memory\n"); return 1; }
+    if (!hostY) {
+        fprintf(stderr, "out of host memory\n");
+        return 1;
+    }
     CUDA_CHECK(cudaMemcpy(g->x, xc->x, (size_t)in->a.cols * sizeof(float), cudaMemcpyHostToDevice));
     int failures = 0;
-    for (int v = 0; v < kVariantCount; ++v) {
-        times[v] = 0.0;
-        if (!enabled[v]) continue;
-        const Call call = {v, g}; bool ok = true;
+    for (int variant = 0; variant < kVariantCount; ++variant) {
+        times[variant] = 0.0;
+        if (!enabled[variant])
+            continue;
+        const Call call = {variant, g};
+        bool ok = true;
         for (int pass = 0; pass < 2 && ok; ++pass) {
             float ms = 0.0f;
             CUDA_CHECK(cudaMemset(g->y, 0xff, yBytes));
-            if (pass == 0) launchCall(&call);
-            else ms = timeMs(launchCall, &call, g->stream, small ? kSmallTimedRuns : kTimedRuns, v != kDbAutoStream);
+            if (pass == 0)
+                launchCall(&call);
+            else
+                ms = timeMs(launchCall, &call, g->stream, small ? kSmallTimedRuns : kTimedRuns,
+                            variant != kDbAutoStream);
             CUDA_CHECK(cudaStreamSynchronize(g->stream));
             CUDA_CHECK(cudaMemcpy(hostY, g->y, yBytes, cudaMemcpyDeviceToHost));
-            // The metadata step alone leaves y zeroed, and BSR writes whole block rows: each is checked for what it writes.
-            if (v == kDbMeta) {
-                for (int r = 0; r < in->a.rows && ok; ++r) ok = hostY[r] == 0.0f;
-                if (!ok) fprintf(stderr, "DB meta on %s: y not zeroed\n", in->name);
-            } else {
-                if (v == kCusparseBsr) memset(hostY + in->a.rows, 0xff, yBytes - (size_t)in->a.rows * sizeof(float));
-                ok = checkY(kVariantNames[v], in, xc, hostY, pass ? " after timing" : "");
-            }
-            if (pass == 1) times[v] = ok && ms > 0.0f ? ms : 0.0;
+            ok = checkVariant(variant, in, xc, hostY, yBytes, pass ? " after timing" : "");
+            if (pass == 1)
+                times[variant] = ok && ms > 0.0f ? ms : 0.0;
         }
-        if (!ok) ++failures;
-        if (v == kDbAuto) CUDA_CHECK(cudaMemcpy(decision, g->view.decision, sizeof(int), cudaMemcpyDeviceToHost));
+        if (!ok)
+            ++failures;
+        if (variant == kDbAuto)
+            CUDA_CHECK(
+                cudaMemcpy(decision, g->db.view.decision, sizeof(int), cudaMemcpyDeviceToHost));
     }
     free(hostY);
     return failures;
 }
 
 // ---------------------------------------------------------------- part 1 and 3 on the GPU
-static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t, double copyGBs, Results* r) {
+static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t,
+                    double copyGBs, Results* r) {
     const double autoMs = t[kDbAuto];
-    if (!(autoMs > 0.0)) return;
+    if (!(autoMs > 0.0))
+        return;
     if (in->kind == kInputDecode) {
-        if (t[kCublasGemv] > 0.0) r->logDecode += log(t[kCublasGemv] / autoMs), ++r->nDecode;
+        if (t[kCublasGemv] > 0.0) {
+            r->logDecode += log(t[kCublasGemv] / autoMs);
+            ++r->nDecode;
+        }
         return;
     }
-    const double singles = t[kDbPull] > 0.0 && t[kDbPush] > 0.0 ? fmin(t[kDbPull], t[kDbPush]) : 0.0;
-    if (singles > 0.0) r->minSingle = fmin(r->minSingle, singles / autoMs);
+    const double singles =
+        t[kDbPull] > 0.0 && t[kDbPush] > 0.0 ? fmin(t[kDbPull], t[kDbPush]) : 0.0;
+    if (singles > 0.0)
+        r->minSingle = fmin(r->minSingle, singles / autoMs);
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
         r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
-    if (t[kCusparseBsr] > 0.0) r->logBsr += log(t[kCusparseBsr] / autoMs), ++r->nBsr;
-    if (in->a.nnz < kLargeNnz) return;
-    const double plain = t[kPlainPull] > 0.0 && t[kPlainPush] > 0.0 ? fmin(t[kPlainPull], t[kPlainPush]) : 0.0;
-    if (plain > 0.0) r->logPlain += log(plain / autoMs), ++r->nPlain, r->minPlain = fmin(r->minPlain, plain / autoMs);
+    if (t[kCusparseBsr] > 0.0) {
+        r->logBsr += log(t[kCusparseBsr] / autoMs);
+        ++r->nBsr;
+    }
+    if (in->a.nnz < kLargeNnz)
+        return;
+    const double plain =
+        t[kPlainPull] > 0.0 && t[kPlainPush] > 0.0 ? fmin(t[kPlainPull], t[kPlainPush]) : 0.0;
+    if (plain > 0.0) {
+        r->logPlain += log(plain / autoMs);
+        ++r->nPlain;
+        r->minPlain = fmin(r->minPlain, plain / autoMs);
+    }
     const int d = caseIndex % kDensityCount;
-    if (t[kCusparseCsr] > 0.0) r->logCu[d] += log(t[kCusparseCsr] / autoMs), ++r->nCu[d];
+    if (t[kCusparseCsr] > 0.0) {
+        r->logCu[d] += log(t[kCusparseCsr] / autoMs);
+        ++r->nCu[d];
+    }
+}
+// One x's line: every variant's microseconds, auto's direction, auto against the faster plain
+// kernel and the library.
+static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
+                       int decision) {
+    const bool decode = in->kind == kInputDecode;
+    char line[640];
+    int n = snprintf(line, sizeof(line), "~ %s %-9s d=%-6g", in->name, kPatternNames[xc->pattern],
+                     xc->density);
+    for (int variant = 0; variant < kVariantCount; ++variant) {
+        if (!enabled[variant])
+            continue;
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %.2f", kVariantNames[variant],
+                      t[variant] * 1e3);
+        if (variant == kDbAutoStream && !decode)
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " paper %.2f",
+                          t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
+        if (variant == kDbAuto)
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s", decision ? "push" : "pull");
+    }
+    const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
+                              t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
+    const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
+    printf("%s | %.2fx, %.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
+           t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
-static int runInputGpu(const Input* in, int sms, bool small, double copyGBs, cusparseHandle_t sparse, cublasHandle_t blas,
-                       cudaStream_t stream, Results* r) {
-    bool enabled[kVariantCount];
+static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
+                       cusparseHandle_t sparse, cublasHandle_t blas, cudaStream_t stream,
+                       Results* r) {
     const bool decode = in->kind == kInputDecode;
-    for (int v = 0; v < kVariantCount; ++v)
-        enabled[v] = !decode || v == kCublasGemv || v == kPlainPull || v == kPlainPush || v == kDbPull || v == kDbPush || v == kDbAuto;
-    enabled[kCublasGemv] = decode, enabled[kCusparseCsr] = !decode;
-    // BSR stores every nonzero block at 1 KiB; a matrix whose blocks hold one nonzero each would need 1 KiB a nonzero.
-    const bool bsr = !decode && (double)(in->db.blocks + in->db.sideBlocks) * kBlockDim * kBlockDim * sizeof(float) <= kBsrMaxBytes;
+    // BSR stores every nonzero block at 1 KiB; a matrix whose blocks hold one nonzero each would
+    // need 1 KiB a nonzero.
+    const double bsrBytes =
+        (double)(in->db.blocks + in->db.sideBlocks) * kBlockDim * kBlockDim * sizeof(float);
+    const bool bsr = !decode && bsrBytes <= kBsrMaxBytes;
+    // A decoding layer: cuBLAS instead of cuSPARSE, and of DB only the three paths.
+    bool enabled[kVariantCount];
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        enabled[variant] = !decode;
     enabled[kCusparseBsr] = bsr;
-    GpuInput g; memset(&g, 0, sizeof(g));
-    g.sparse = sparse, g.blas = blas, g.stream = stream;
+    enabled[kCublasGemv] = decode;
+    enabled[kPlainPull] = true;
+    enabled[kPlainPush] = true;
+    enabled[kDbPull] = true;
+    enabled[kDbPush] = true;
+    enabled[kDbAuto] = true;
+    GpuInput g;
+    memset(&g, 0, sizeof(g));
+    g.sparse = sparse;
+    g.blas = blas;
+    g.stream = stream;
     setupGpu(in, sms, small, bsr, &g);
-    printf("\nGPU, %s: microseconds a call (graph replay of %d), auto's direction, auto against the faster plain kernel and %s\n", in->name,
-           small ? kSmallTimedRuns : kTimedRuns, decode ? "cuBLAS" : "cuSPARSE");
+    printf(
+        "\nGPU, %s: microseconds a call (graph replay of %d), auto's direction, auto against the "
+        "faster plain kernel and %s\n",
+        in->name, small ? kSmallTimedRuns : kTimedRuns, decode ? "cuBLAS" : "cuSPARSE");
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
         const XCase* xc = &in->cases[c];
-        double t[kVariantCount]; int decision = 0;
+        double t[kVariantCount];
+        int decision = 0;
         failures += runCase(in, xc, &g, enabled, small, t, &decision);
-        char line[640];
-        int n = snprintf(line, sizeof(line), "~ %s %-9s d=%-6g", in->name, kPatternNames[xc->pattern], xc->density);
-        for (int v = 0; v < kVariantCount; ++v) {
-            if (!enabled[v]) continue;
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %.2f", kVariantNames[v], t[v] * 1e3);
-            if (v == kDbAutoStream && !decode) n += snprintf(line + n, sizeof(line) - (size_t)n, " paper %.2f", t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
-            if (v == kDbAuto) n += snprintf(line + n, sizeof(line) - (size_t)n, " %s", decision ? "push" : "pull");
-        }
-        const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30, t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
-        const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
-        printf("%s | %.2fx, %.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+        printTimes(in, xc, enabled, t, decision);
         collect(in, xc, c, t, copyGBs, r);
         if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
-            printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n", in->name, t[kDbPull] > 0.0 ? in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 : 0.0,
-                   in->name, t[kPlainPull] > 0.0 ? xc->plainPullBytes / (t[kPlainPull] * 1e-3) / 1e9 : 0.0);
+            printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n",
+                   in->name, t[kDbPull] > 0.0 ? in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 : 0.0,
+                   in->name,
+                   t[kPlainPull] > 0.0 ? xc->plainPullBytes / (t[kPlainPull] * 1e-3) / 1e9 : 0.0);
     }
     freeGpu(&g);
     return failures;
 }
 
 // ---------------------------------------------------------------- part 2 on the GPU
-typedef struct { int variant, source, grid38, gridDb; BfsArrays a; DbBfs b; cudaStream_t stream; } BfsCall;
+typedef struct {
+    int variant, source, grid38, gridDb;
+    BfsArrays a;
+    DbBfs b;
+    cudaStream_t stream;
+} BfsCall;
 static void launchBfs(const void* ctx) {
     BfsCall c = *(const BfsCall*)ctx;
     if (c.variant == kDay38) {
         void* args[] = {&c.a, &c.source};
-        CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(c.grid38), dim3(kThreadsPerBlock), args, 0, c.stream));
+        CUDA_CHECK(cudaLaunchCooperativeKernel((void*)bfsGridLoop, dim3(c.grid38),
+                                               dim3(kThreadsPerBlock), args, 0, c.stream));
         return;
     }
-    int mode = c.variant == kDbBfsPush ? kPushOnly : c.variant == kDbBfsPull ? kPullOnly : kAutoRule;
+    int mode = c.variant == kDbBfsPush   ? kPushOnly
+               : c.variant == kDbBfsPull ? kPullOnly
+                                         : kAutoRule;
     void* args[] = {&c.b, &c.source, &mode};
-    CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0, c.stream));
+    CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0,
+                                           c.stream));
 }
-// One graph: both BFS codes on the device, every search judged exactly against the CPU's, then
-// timed call by call (a search is hundreds of microseconds); GTEPS as Graph500's harmonic mean.
-static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t stream, double* gteps) {
-    const Csr* g = &bi->g;
+// Day 38's search arrays for graph g, whose CSR (offsets, cols) is on the device already.
+static BfsArrays day38Arrays(const Csr* g, const int* offsets, const int* cols) {
+    const int n = g->rows;
+    BfsArrays a;
+    memset(&a, 0, sizeof(a));
+    a.rowOffsets = offsets;
+    a.colIndices = cols;
+    a.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
+    a.queue = (int*)toDevice(NULL, (size_t)n * sizeof(int));
+    a.visited = (unsigned int*)toDevice(NULL, (size_t)(n + 31) / 32 * sizeof(unsigned int));
+    a.counts = (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
+    a.capacity = n;
+    a.pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
+    a.pieces = (int2*)toDevice(NULL, (size_t)a.pieceCapacity * sizeof(int2));
+    a.heavyDegree = kHeavyDegree;
+    return a;
+}
+// DB-BFS's search arrays for graph g, on its DB view; degrees from g's CSR offsets on the device.
+static DbBfs dbBfsArrays(const Csr* g, const DbView& view, const int* offsets) {
     const int n = g->rows, words = (n + 31) / 32;
+    DbBfs b;
+    memset(&b, 0, sizeof(b));
+    b.view = view;
+    b.n = n;
+    b.words = words;
+    b.entries = g->nnz;
+    b.degreeOffsets = offsets;
+    b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
+    b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
+    b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
+    b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
+    b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
+    b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
+    return b;
+}
+// Both BFS codes' arrays for one graph, and their grids (as many blocks as fit at once).
+static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small,
+                     cudaStream_t stream, BfsCall* c) {
+    const Csr* g = &bi->g;
+    memset(c, 0, sizeof(*c));
+    c->stream = stream;
+    int* offsets = (int*)toDevice(g->offsets, ((size_t)g->rows + 1) * sizeof(int));
+    int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
+    c->a = day38Arrays(g, offsets, cols);
+    c->b = dbBfsArrays(g, view, offsets);
+    int perSm38 = 0, perSmDb = 0;
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm38, bfsGridLoop, kThreadsPerBlock, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfs, kThreads, 0));
+    c->grid38 = small ? kSmallGridCtas : perSm38 * sms;
+    c->gridDb = small ? kSmallGridCtas : perSmDb * sms;
+}
+static void freeBfsCall(BfsCall* c) {
+    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist, c->a.queue, c->a.visited,
+                         c->a.pieces,     c->a.counts,     c->b.dist, c->b.queue, c->b.visited,
+                         c->b.frontier,   c->b.counts,     c->b.edges};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
+        CUDA_CHECK(cudaFree((void*)all[i]));
+}
+// One BFS variant from every root: each search judged exactly against the CPU's distances, then
+// timed call by call (a search is hundreds of microseconds); its line, with GTEPS as Graph500's
+// harmonic mean (0 when a search failed). Returns whether every search matched.
+static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, double* gteps) {
+    const int variant = c->variant, n = bi->g.rows;
+    double seconds = 0.0, inverseTeps = 0.0;
+    bool ok = got != NULL;
+    for (int r = 0; r < bi->roots && ok; ++r) {
+        c->source = bi->root[r];
+        launchBfs(c);
+        CUDA_CHECK(cudaStreamSynchronize(c->stream));
+        const int* dist = variant == kDay38 ? c->a.dist : c->b.dist;
+        CUDA_CHECK(cudaMemcpy(got, dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+        for (int u = 0; u < n && ok; ++u)
+            if (got[u] != bi->dist[r][u]) {
+                fprintf(stderr, "%s on %s, root %d: vertex %d at distance %d, want %d\n",
+                        kBfsNames[variant], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
+                ok = false;
+            }
+        const double ms = timeMs(launchBfs, c, c->stream, small ? 1 : kBfsTimedRuns, false);
+        seconds += ms * 1e-3 / bi->roots;
+        const long long edges = bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1;
+        inverseTeps += ms * 1e-3 / (double)edges;
+    }
+    gteps[variant] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
+    printf("~ %s %-32s %9.4f ms a search (mean of %d roots) %8.3f GTEPS (harmonic mean)", bi->name,
+           kBfsNames[variant], seconds * 1e3, bi->roots, gteps[variant]);
+    if (variant == kDbBfsAuto)
+        printf(", %.2fx day 38's", gteps[kDay38] > 0.0 ? gteps[variant] / gteps[kDay38] : 0.0);
+    printf("\n");
+    return ok;
+}
+// One graph: both BFS codes on the device, every variant from every root.
+static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t stream, double* gteps) {
     PullItem* items = NULL;
     int itemCount = 0, splitRows = 0, splitPieces = 0;
-    if (!buildItems(&bi->db, itemEntriesFor(g->nnz, small), &items, &itemCount, &splitRows, &splitPieces)) {
+    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &items, &itemCount, &splitRows,
+                    &splitPieces)) {
         fprintf(stderr, "out of host memory\n");
         return 1;
     }
-    GpuInput holder; memset(&holder, 0, sizeof(holder));
-    uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &holder);
-    free(items); BfsCall c;
-    memset(&c, 0, sizeof(c));
-    c.stream = stream;
-    int* offsets = (int*)toDevice(g->offsets, ((size_t)n + 1) * sizeof(int));
-    int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
-    const int pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
-    c.a = {offsets, cols, (int*)toDevice(NULL, (size_t)n * sizeof(int)), (int*)toDevice(NULL, (size_t)n * sizeof(int)),
-           (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int)), (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int)),
-           (int2*)toDevice(NULL, (size_t)pieceCapacity * sizeof(int2)), n, pieceCapacity, kHeavyDegree};
-    c.b.v = holder.view, c.b.n = n, c.b.words = words, c.b.entries = g->nnz, c.b.degreeOffsets = offsets;
-    c.b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int)), c.b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
-    c.b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    c.b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    c.b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
-    c.b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
-    int perSm38 = 0, perSmDb = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm38, bfsGridLoop, kThreadsPerBlock, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfs, kThreads, 0));
-    c.grid38 = small ? kSmallGridCtas : perSm38 * sms, c.gridDb = small ? kSmallGridCtas : perSmDb * sms;
-    int* got = (int*)malloc((size_t)n * sizeof(int));
-    int failures = 0; double seconds[kBfsVariants];
-    for (int v = 0; v < kBfsVariants; ++v) {
-        c.variant = v; double inverseTeps = 0.0;
-        seconds[v] = 0.0;
-        bool ok = got != NULL;
-        for (int r = 0; r < bi->roots && ok; ++r) {
-            c.source = bi->root[r]; launchBfs(&c);
-            CUDA_CHECK(cudaStreamSynchronize(stream));
-            CUDA_CHECK(cudaMemcpy(got, v == kDay38 ? c.a.dist : c.b.dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
-            for (int u = 0; u < n && ok; ++u)
-                if (got[u] != bi->dist[r][u]) {
-                    fprintf(stderr, "%s on %s, root %d: vertex %d at distance %d, want %d\n", kBfsNames[v], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
-                    ok = false;
-                }
-            const double ms = timeMs(launchBfs, &c, stream, small ? 1 : kBfsTimedRuns, false);
-            seconds[v] += ms * 1e-3 / bi->roots;
-            inverseTeps += ms * 1e-3 / (double)(bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1);
-        }
-        failures += !ok;
-        gteps[v] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
-        printf("~ %s %-32s %9.4f ms a search (mean of %d roots) %8.3f GTEPS (harmonic mean)", bi->name, kBfsNames[v], seconds[v] * 1e3, bi->roots, gteps[v]);
-        printf(v == kDbBfsAuto ? ", %.2fx day 38's\n" : "\n", gteps[kDay38] > 0.0 ? gteps[v] / gteps[kDay38] : 0.0);
+    DbDevice db;
+    memset(&db, 0, sizeof(db));
+    uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &db);
+    free(items);
+    BfsCall c;
+    setupBfs(bi, db.view, sms, small, stream, &c);
+    int* got = (int*)malloc((size_t)bi->g.rows * sizeof(int));
+    int failures = 0;
+    for (int variant = 0; variant < kBfsVariants; ++variant) {
+        c.variant = variant;
+        failures += !searchRoots(bi, &c, got, small, gteps);
     }
     free(got);
-    void* all[] = {offsets, cols, c.a.dist, c.a.queue, c.a.visited, c.a.pieces, c.a.counts, c.b.dist, c.b.queue, c.b.visited, c.b.frontier, c.b.counts, c.b.edges};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) CUDA_CHECK(cudaFree(all[i]));
-    for (int i = 0; i < holder.dbArrayCount; ++i) CUDA_CHECK(cudaFree(holder.dbArrays[i]));
+    freeBfsCall(&c);
+    freeDbDevice(&db);
     return failures;
 }
 
 // The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus written,
 // launched from the host (a graph's copy node runs slower: day 37's notes). Returns its GB/s.
 static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
-    cudaDeviceProp prop; int driver = 0, runtime = 0;
-    CUDA_CHECK(cudaSetDevice(0)); CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    cudaDeviceProp prop;
+    int driver = 0, runtime = 0;
+    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     *sms = prop.multiProcessorCount;
-    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop.name, prop.major, prop.minor,
-           prop.multiProcessorCount, driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
+           prop.name, prop.major, prop.minor, prop.multiProcessorCount, driver / 1000,
+           driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
     void *src = toDevice(NULL, bytes), *dst = toDevice(NULL, bytes);
-    cudaEvent_t start, stop; float ms = 0.0f;
+    cudaEvent_t start, stop;
+    float ms = 0.0f;
     CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
-    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
     for (int i = 0; i < kWarmupRuns + kTimedRuns; ++i) {
-        if (i == kWarmupRuns) CUDA_CHECK(cudaEventRecord(start, stream));
+        if (i == kWarmupRuns)
+            CUDA_CHECK(cudaEventRecord(start, stream));
         CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
     }
     CUDA_CHECK(cudaEventRecord(stop, stream));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(dst)); CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(dst));
+    CUDA_CHECK(cudaFree(src));
     ms /= kTimedRuns;
     const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
-    printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n", bytes / 1e6, ms, gbs);
-    printf("plotspec: pull | bar | Pull bandwidth at d = 0.1 against the copy ceiling | input | GB/s (bytes each must read)\n");
+    printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n",
+           bytes / 1e6, ms, gbs);
+    printf(
+        "plotspec: pull | bar | Pull bandwidth at d = 0.1 against the copy ceiling | input | GB/s "
+        "(bytes each must read)\n");
     return gbs;
 }
-static double geomean(double logSum, int n) { return n > 0 ? exp(logSum / n) : 0.0; }
+static double geomean(double logSum, int n) {
+    return n > 0 ? exp(logSum / n) : 0.0;
+}
 // The headlines: the goals of the lesson, one line each (the README gives each goal's target).
 static void printGoals(const Results* r, bool generated) {
     if (generated) {
@@ -1626,7 +2270,8 @@ static void printGoals(const Results* r, bool generated) {
         printf("headline: auto_vs_cusparse_d0.0001 = %.2f\n", geomean(r->logCu[3], r->nCu[3]));
         printf("headline: auto_vs_cusparse_bsr_geomean = %.2f\n", geomean(r->logBsr, r->nBsr));
     }
-    if (r->minSingle < 1e30) printf("headline: auto_vs_best_single_path_min = %.2f\n", r->minSingle);
+    if (r->minSingle < 1e30)
+        printf("headline: auto_vs_best_single_path_min = %.2f\n", r->minSingle);
     if (generated) {
         printf("headline: memory_blocked_max = %.3f\n", r->memBlocked);
         printf("headline: memory_hypersparse_max = %.3f\n", r->memHyper);
@@ -1635,31 +2280,40 @@ static void printGoals(const Results* r, bool generated) {
         printf("headline: dbbfs_kron21_gteps = %.2f\n", r->kronGteps);
         printf("headline: decode_vs_cublas_gemv = %.2f\n", geomean(r->logDecode, r->nDecode));
     }
-    if (r->bfsAutoMin < 1e30) printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
+    if (r->bfsAutoMin < 1e30)
+        printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
 }
 // Part 2 on the GPU: every graph, and the BFS headlines.
-static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small, cudaStream_t stream, Results* r) {
+static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small,
+                     cudaStream_t stream, Results* r) {
     int failures = 0;
     for (int i = 0; i < graphCount; ++i) {
-        if (graphs[i].roots == 0) continue;
+        if (graphs[i].roots == 0)
+            continue;
         double gteps[kBfsVariants];
         failures += runBfsGpu(&graphs[i], sms, small, stream, gteps);
         const double best = fmax(gteps[kDbBfsPush], gteps[kDbBfsPull]);
-        if (best > 0.0) r->bfsAutoMin = fmin(r->bfsAutoMin, gteps[kDbBfsAuto] / best);
+        if (best > 0.0)
+            r->bfsAutoMin = fmin(r->bfsAutoMin, gteps[kDbBfsAuto] / best);
         const double ratio = gteps[kDay38] > 0.0 ? gteps[kDbBfsAuto] / gteps[kDay38] : 0.0;
-        if (i == 0 && strncmp(graphs[i].name, "kron", 4) == 0) r->bfsKron = ratio, r->kronGteps = gteps[kDbBfsAuto];
-        if (strcmp(graphs[i].name, "fe-mesh") == 0) r->bfsMesh = ratio;
+        if (i == 0 && strncmp(graphs[i].name, "kron", 4) == 0)
+            r->bfsKron = ratio, r->kronGteps = gteps[kDbBfsAuto];
+        if (strcmp(graphs[i].name, "fe-mesh") == 0)
+            r->bfsMesh = ratio;
     }
-    if (failures == 0) printf("  every search of every root matches the CPU's distances exactly\n");
+    if (failures == 0)
+        printf("  every search of every root matches the CPU's distances exactly\n");
     return failures;
 }
 
-// ---------------------------------------------------------------- plumbing: the reader, generators, loaders, flags
-// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
-// mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column), duplicates
-// summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets one line on
-// stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing left held.
-// Arrays grow with the entries read, never with the size line's claim: a lying header costs nothing.
+// ---------------------------------------------------------------- plumbing: the reader,
+// generators, loaders, flags
+// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares
+// it ---- mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column),
+// duplicates summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets
+// one line on stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing
+// left held. Arrays grow with the entries read, never with the size line's claim: a lying header
+// costs nothing.
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -1670,12 +2324,23 @@ static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small
 #include <stdlib.h>
 #include <string.h>
 
-enum MmField { MM_REAL, MM_INTEGER, MM_PATTERN };
-enum MmSymmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
+enum MmField {
+    MM_REAL,
+    MM_INTEGER,
+    MM_PATTERN
+};
+enum MmSymmetry {
+    MM_GENERAL,
+    MM_SYMMETRIC,
+    MM_SKEW_SYMMETRIC
+};
 // One entry in 16 bytes, so that sorting moves one cache line's share, not three.
-typedef struct { int row, col; double val; } MmEntry;  // 0-based; val 1.0 in a pattern file
 typedef struct {
-    int rows, cols, entries;     // entries: stored after expansion and merging, sorted by (row, col)
+    int row, col;
+    double val;
+} MmEntry;  // 0-based; val 1.0 in a pattern file
+typedef struct {
+    int rows, cols, entries;  // entries: stored after expansion and merging, sorted by (row, col)
     enum MmField field;
     enum MmSymmetry symmetry;
     long long declared, merged;  // entries on the size line; duplicates summed into an earlier one
@@ -1690,14 +2355,26 @@ typedef struct {
 #define MM_DIM_BYTES_FLOOR (256LL << 20)
 #define MM_MAX_LINE (64 << 20)  // a longer line is not a Matrix Market line
 
-typedef struct { FILE* f; const char* path; char* buf; long cap, start, end; long long line; int eof; } MmLines;
+typedef struct {
+    FILE* f;
+    const char* path;
+    char* buf;
+    long cap, start, end;
+    long long line;
+    int eof;
+} MmLines;
 
-static void mmFree(MmMatrix* m) { free(m->entry); m->entry = NULL; m->entries = 0; }
+static void mmFree(MmMatrix* m) {
+    free(m->entry);
+    m->entry = NULL;
+    m->entries = 0;
+}
 
 static int mmFail(const MmLines* r, const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap), fputc('\n', stderr);
+    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap),
+        fputc('\n', stderr);
     va_end(ap);
     return 1;
 }
@@ -1711,23 +2388,34 @@ static char* mmNextLine(MmLines* r, int* err) {
         if (nl || (r->eof && r->end > r->start)) {
             long len = nl ? (long)(nl - s) : r->end - r->start;
             r->start += len + (nl ? 1 : 0);
-            if (len > 0 && s[len - 1] == '\r') len--;
+            if (len > 0 && s[len - 1] == '\r')
+                len--;
             s[len] = '\0';  // the buffer keeps one spare byte for this
             r->line++;
             return s;
         }
-        if (r->eof) return NULL;
+        if (r->eof)
+            return NULL;
         memmove(r->buf, s, (size_t)(r->end - r->start));
         r->end -= r->start, r->start = 0;
         if (r->end + 1 >= r->cap) {
             char* bigger = r->cap < MM_MAX_LINE ? (char*)realloc(r->buf, (size_t)r->cap * 2) : NULL;
-            if (!bigger) { r->line++; *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE); return NULL; }
+            if (!bigger) {
+                r->line++;
+                *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE);
+                return NULL;
+            }
             r->buf = bigger, r->cap *= 2;
         }
         size_t got = fread(r->buf + r->end, 1, (size_t)(r->cap - 1 - r->end), r->f);
         r->end += (long)got;
-        if (got > 0) continue;
-        if (ferror(r->f)) { fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno)); *err = 1; return NULL; }
+        if (got > 0)
+            continue;
+        if (ferror(r->f)) {
+            fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno));
+            *err = 1;
+            return NULL;
+        }
         r->eof = 1;
     }
 }
@@ -1735,14 +2423,17 @@ static char* mmNextLine(MmLines* r, int* err) {
 // Splits s in place at blanks; returns the field count (0 for a blank line), keeping up to cap.
 static int mmSplit(char* s, char** tok, int cap) {
     int n = 0;
-    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t")) if (n++ < cap) tok[n - 1] = t;
+    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t"))
+        if (n++ < cap)
+            tok[n - 1] = t;
     return n;
 }
 
 // The next line that is neither a comment nor blank, split; NULL at the end or after an error.
 static char* mmNextData(MmLines* r, int* err, char** tok, int cap, int* n) {
     char* s;
-    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {}
+    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {
+    }
     return s;
 }
 
@@ -1762,25 +2453,32 @@ static int mmInteger(const char* s, long long* out, int* overflow) {
 }
 
 // A decimal of at most 15 digits times a power of ten within 10^22 is two exact doubles and one
-// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else goes
-// to strtod itself.
+// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else
+// goes to strtod itself.
 static double mmValue(const char* s, char** end) {
-    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* p = s + (*s == '+' || *s == '-');
     int digits = 0, scale = 0, over;
     long long exponent = 0;
-    unsigned long long mantissa = 0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
-    for (; *p >= '0' && *p <= '9'; p++, digits++) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    unsigned long long mantissa =
+        0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
     if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
-    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over && llabs(exponent) < 400) {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--)
+            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over &&
+        llabs(exponent) < 400) {
         scale += (int)exponent;
         p += strlen(p);
     }
-    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22) return strtod(s, end);
+    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22)
+        return strtod(s, end);
     *end = (char*)p;
-    const double v = scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
+    const double v =
+        scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
     return *s == '-' ? -v : v;
 }
 
@@ -1789,44 +2487,74 @@ static int mmHeader(MmLines* r, MmMatrix* m) {
     static const char* const kSymmetries[] = {"general", "symmetric", "skew-symmetric"};
     int err = 0, n = 0, f = 0, y = 0;
     char *tok[6], *s = mmNextLine(r, &err);
-    if (err) return 1;
-    if (!s) { r->line = 1; return mmFail(r, "empty file, expected a %%%%MatrixMarket banner"); }
+    if (err)
+        return 1;
+    if (!s) {
+        r->line = 1;
+        return mmFail(r, "empty file, expected a %%%%MatrixMarket banner");
+    }
     n = mmSplit(s, tok, 6);
-    for (int i = 0; i < n && i < 5; i++) for (char* c = tok[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
-    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0) return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
-    if (n != 5) return mmFail(r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words", n);
-    if (strcmp(tok[1], "matrix") != 0) return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
-    if (strcmp(tok[2], "coordinate") != 0) return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
-    while (f < 3 && strcmp(tok[3], kFields[f]) != 0) f++;
-    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0) y++;
-    if (f == 3) return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
-    if (y == 3) return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)", tok[4]);
+    for (int i = 0; i < n && i < 5; i++)
+        for (char* c = tok[i]; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0)
+        return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
+    if (n != 5)
+        return mmFail(
+            r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words",
+            n);
+    if (strcmp(tok[1], "matrix") != 0)
+        return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
+    if (strcmp(tok[2], "coordinate") != 0)
+        return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
+    while (f < 3 && strcmp(tok[3], kFields[f]) != 0)
+        f++;
+    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0)
+        y++;
+    if (f == 3)
+        return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
+    if (y == 3)
+        return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)",
+                      tok[4]);
     m->field = (enum MmField)f, m->symmetry = (enum MmSymmetry)y;
-    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC) return mmFail(r, "a pattern matrix cannot be skew-symmetric");
+    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC)
+        return mmFail(r, "a pattern matrix cannot be skew-symmetric");
 
     if (!(s = mmNextData(r, &err, tok, 6, &n))) {
-        if (err) return 1;
+        if (err)
+            return 1;
         r->line++;
         return mmFail(r, "end of file before the size line `ROWS COLS ENTRIES`");
     }
     long long size[3];
     int overflow = 0, over;  // size-line fields too big for long long
-    if (n != 3) return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
+    if (n != 3)
+        return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
     for (int i = 0; i < 3; i++) {
-        if (!mmInteger(tok[i], &size[i], &over)) return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
-        if (size[i] < 0) return mmFail(r, "bad size line: '%s' is negative", tok[i]);
+        if (!mmInteger(tok[i], &size[i], &over))
+            return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
+        if (size[i] < 0)
+            return mmFail(r, "bad size line: '%s' is negative", tok[i]);
         overflow |= over;
     }
     if (overflow || size[0] > INT_MAX || size[1] > INT_MAX || size[2] > INT_MAX)
-        return mmFail(r, "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must be below 2^31)",
+        return mmFail(r,
+                      "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must "
+                      "be below 2^31)",
                       tok[0], tok[1], tok[2]);
     if (m->symmetry != MM_GENERAL && size[0] != size[1])
-        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0], size[1]);
-    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2), allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
-    if (allowed < MM_DIM_BYTES_FLOOR) allowed = MM_DIM_BYTES_FLOOR;
+        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0],
+                      size[1]);
+    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2),
+              allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
+    if (allowed < MM_DIM_BYTES_FLOOR)
+        allowed = MM_DIM_BYTES_FLOOR;
     if (dimBytes > allowed)
-        return mmFail(r, "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
-                      "(at most %lld for this many entries)", size[0], size[1], size[2], dimBytes, allowed);
+        return mmFail(
+            r,
+            "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
+            "(at most %lld for this many entries)",
+            size[0], size[1], size[2], dimBytes, allowed);
     m->rows = (int)size[0], m->cols = (int)size[1], m->declared = size[2];
     return 0;
 }
@@ -1838,39 +2566,60 @@ static int mmEntries(MmLines* r, MmMatrix* m, long long* count) {
     int err = 0, n = 0, over;
     char *tok[4], *end;
     while (mmNextData(r, &err, tok, 4, &n)) {
-        if (seen == m->declared) return mmFail(r, "more entries than the %lld declared", m->declared);
-        if (n != want) return mmFail(r, want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields", n);
+        if (seen == m->declared)
+            return mmFail(r, "more entries than the %lld declared", m->declared);
+        if (n != want)
+            return mmFail(
+                r,
+                want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields",
+                n);
         for (int k = 0; k < 2; k++) {
             const char* what = k == 0 ? "row" : "column";
             const long long hi = k == 0 ? m->rows : m->cols;
-            if (!mmInteger(tok[k], &ij[k], &over)) return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
-            if (over || ij[k] < 1 || ij[k] > hi) return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k], hi);
+            if (!mmInteger(tok[k], &ij[k], &over))
+                return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
+            if (over || ij[k] < 1 || ij[k] > hi)
+                return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k],
+                              hi);
         }
         double v = 1.0;
         if (want == 3) {
             if (m->field == MM_INTEGER && !mmInteger(tok[2], &iv, &over))
                 return mmFail(r, "value '%s' is not an integer (the field is integer)", tok[2]);
             v = mmValue(tok[2], &end);
-            if (end == tok[2] || *end != '\0') return mmFail(r, "value '%s' is not a number", tok[2]);
-            if (!(fabs(v) <= FLT_MAX)) return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
+            if (end == tok[2] || *end != '\0')
+                return mmFail(r, "value '%s' is not a number", tok[2]);
+            if (!(fabs(v) <= FLT_MAX))
+                return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
         }
         if (m->symmetry == MM_SKEW_SYMMETRIC && ij[0] == ij[1])
-            return mmFail(r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero", ij[0], ij[1]);
+            return mmFail(
+                r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero",
+                ij[0], ij[1]);
         const int mirror = m->symmetry != MM_GENERAL && ij[0] != ij[1];
-        if (*count + 1 + mirror > INT_MAX) return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets", INT_MAX);
+        if (*count + 1 + mirror > INT_MAX)
+            return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets",
+                          INT_MAX);
         if (*count + 2 > cap) {
             const long long bigger = cap ? cap * 2 : 1024;
             MmEntry* grown = (MmEntry*)realloc(m->entry, (size_t)bigger * sizeof(MmEntry));
-            if (!grown) return mmFail(r, "out of host memory after %lld entries", *count);
+            if (!grown)
+                return mmFail(r, "out of host memory after %lld entries", *count);
             m->entry = grown, cap = bigger;
         }
-        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v}, t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
+        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v},
+                      t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
         m->entry[(*count)++] = e;
-        if (mirror) m->entry[(*count)++] = t;
+        if (mirror)
+            m->entry[(*count)++] = t;
         seen++;
     }
-    if (err) return 1;
-    if (seen < m->declared) { r->line++; return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared); }
+    if (err)
+        return 1;
+    if (seen < m->declared) {
+        r->line++;
+        return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared);
+    }
     return 0;
 }
 
@@ -1883,32 +2632,49 @@ static int mmByColumn(const void* a, const void* b) {
 // column: O(entries + rows) moves and short sorts. Duplicates are then neighbours and are summed.
 static int mmSortAndMerge(MmMatrix* m, long long n) {
     long long e = 1, kept = 0;
-    while (e < n && m->entry[e - 1].row <= m->entry[e].row) e++;
+    while (e < n && m->entry[e - 1].row <= m->entry[e].row)
+        e++;
     const int inRowOrder = e >= n;  // as most files are, so no scatter and no second array
     int* rowStart = (int*)calloc((size_t)m->rows + 1, sizeof(int));
     int* next = (int*)malloc(((size_t)m->rows + 1) * sizeof(int));
     MmEntry* sorted = inRowOrder ? NULL : (MmEntry*)malloc((size_t)(n ? n : 1) * sizeof(MmEntry));
-    if (!rowStart || !next || (!inRowOrder && !sorted)) { free(rowStart); free(next); free(sorted); return 1; }
-    for (e = 0; e < n; e++) rowStart[m->entry[e].row + 1]++;
-    for (int i = 0; i < m->rows; i++) rowStart[i + 1] += rowStart[i];
+    if (!rowStart || !next || (!inRowOrder && !sorted)) {
+        free(rowStart);
+        free(next);
+        free(sorted);
+        return 1;
+    }
+    for (e = 0; e < n; e++)
+        rowStart[m->entry[e].row + 1]++;
+    for (int i = 0; i < m->rows; i++)
+        rowStart[i + 1] += rowStart[i];
     if (!inRowOrder) {
         memcpy(next, rowStart, ((size_t)m->rows + 1) * sizeof(int));
-        for (e = 0; e < n; e++) sorted[next[m->entry[e].row]++] = m->entry[e];
+        for (e = 0; e < n; e++)
+            sorted[next[m->entry[e].row]++] = m->entry[e];
         free(m->entry);
         m->entry = sorted;
     }
     for (int i = 0; i < m->rows; i++) {
         MmEntry* row = m->entry + rowStart[i];
         const int len = rowStart[i + 1] - rowStart[i];
-        if (len > 32) { qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn); continue; }
+        if (len > 32) {
+            qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn);
+            continue;
+        }
         for (int k = 1; k < len; k++)  // short rows: an insertion sort beats qsort's calls
-            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) { const MmEntry t = row[j]; row[j] = row[j - 1], row[j - 1] = t; }
+            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) {
+                const MmEntry t = row[j];
+                row[j] = row[j - 1], row[j - 1] = t;
+            }
     }
     free(rowStart), free(next);
     for (e = 0; e < n; e++) {
         MmEntry* last = kept > 0 ? &m->entry[kept - 1] : NULL;
-        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col) last->val += m->entry[e].val;
-        else m->entry[kept++] = m->entry[e];
+        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col)
+            last->val += m->entry[e].val;
+        else
+            m->entry[kept++] = m->entry[e];
     }
     m->merged = n - kept, m->entries = (int)kept;
     return 0;
@@ -1919,35 +2685,51 @@ static int mmRead(const char* path, MmMatrix* m) {
     memset(m, 0, sizeof(*m));
     MmLines r = {NULL, path, NULL, 1 << 20, 0, 0, 0, 0};
     long long count = 0;
-    if (!(r.f = fopen(path, "rb"))) { fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)); return 1; }
+    if (!(r.f = fopen(path, "rb"))) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return 1;
+    }
     r.buf = (char*)malloc((size_t)r.cap);
     int failed = !r.buf ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : mmHeader(&r, m);
-    if (!failed) failed = mmEntries(&r, m, &count);
-    if (!failed && mmSortAndMerge(m, count)) failed = mmFail(&r, "out of host memory sorting %lld entries", count);
+    if (!failed)
+        failed = mmEntries(&r, m, &count);
+    if (!failed && mmSortAndMerge(m, count))
+        failed = mmFail(&r, "out of host memory sorting %lld entries", count);
     free(r.buf), fclose(r.f);
-    if (failed) mmFree(m);
+    if (failed)
+        mmFree(m);
     return failed;
 }
 // ---- end common/mmio.h ----
 
-static void freeCsr(Csr* m) { free(m->offsets); free(m->index); free(m->value); memset(m, 0, sizeof(*m)); }
+static void freeCsr(Csr* m) {
+    free(m->offsets);
+    free(m->index);
+    free(m->value);
+    memset(m, 0, sizeof(*m));
+}
 static void freeDb(Db* f) {
-    void* all[] = {f->rowBlockOffsets, f->blockCol, f->blockStart, f->entryIndex, f->entryValue, f->colBlockOffsets, f->cscBlock,
-                   f->cscColStart, f->sideRowOffsets, f->sideCol, f->sideVal, f->sideColOffsets, f->sideRowCsc, f->sideValCsc};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) free(all[i]);
+    void* all[] = {f->rowBlockOffsets, f->blockCol,        f->blockStart, f->entryIndex,
+                   f->entryValue,      f->colBlockOffsets, f->cscBlock,   f->cscColStart,
+                   f->sideRowOffsets,  f->sideCol,         f->sideVal,    f->sideColOffsets,
+                   f->sideRowCsc,      f->sideValCsc};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
+        free(all[i]);
     memset(f, 0, sizeof(*f));
 }
 static void freeInput(Input* in) {
     freeCsr(&in->a), freeCsr(&in->at), freeDb(&in->db);
     free(in->items), free(in->dense);
     for (int c = 0; c < in->caseCount; ++c) {
-        free(in->cases[c].x), free(in->cases[c].refY), free(in->cases[c].absSum), free(in->cases[c].rowProducts);
+        free(in->cases[c].x), free(in->cases[c].refY), free(in->cases[c].absSum),
+            free(in->cases[c].rowProducts);
     }
     in->items = NULL, in->dense = NULL, in->caseCount = 0;
 }
 static void freeBfs(BfsInput* b) {
     freeCsr(&b->g), freeDb(&b->db);
-    for (int r = 0; r < b->roots; ++r) free(b->dist ? b->dist[r] : NULL);
+    for (int r = 0; r < b->roots; ++r)
+        free(b->dist ? b->dist[r] : NULL);
     free(b->dist), free(b->root), free(b->levels), free(b->componentEdges);
     memset(b, 0, sizeof(*b));
 }
@@ -1961,7 +2743,10 @@ static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
-static uint64_t nextRandom(uint64_t* state) { *state += 0x9e3779b97f4a7c15ULL; return mix64(*state); }
+static uint64_t nextRandom(uint64_t* state) {
+    *state += 0x9e3779b97f4a7c15ULL;
+    return mix64(*state);
+}
 // A value in +-[0.5, 1.5): never zero, never all equal, both signs, so a wrong column, a dropped
 // entry or a swapped sign changes the answer. Hashed from the unordered pair: symmetric stays so.
 static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
@@ -1977,25 +2762,33 @@ static bool makeMesh(int side, Csr* a) {
     const int rows = (int)(nodes * kFeUnknowns);
     long long nnz = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && !allocCsr(a, rows, rows, nnz, true)) return false;
+        if (pass == 1 && !allocCsr(a, rows, rows, nnz, true))
+            return false;
         long long k = 0;
         for (long long node = 0; node < nodes; ++node) {
-            const int ix = (int)(node % side), iy = (int)(node / side % side), iz = (int)(node / ((long long)side * side));
+            const int ix = (int)(node % side), iy = (int)(node / side % side),
+                      iz = (int)(node / ((long long)side * side));
             for (int u = 0; u < kFeUnknowns; ++u) {
                 const int row = (int)(node * kFeUnknowns + u);
                 for (int dz = -1; dz <= 1; ++dz)
                     for (int dy = -1; dy <= 1; ++dy)
                         for (int dx = -1; dx <= 1; ++dx) {
                             const int jx = ix + dx, jy = iy + dy, jz = iz + dz;
-                            if (jx < 0 || jy < 0 || jz < 0 || jx >= side || jy >= side || jz >= side) continue;
-                            const long long other = jx + (long long)side * (jy + (long long)side * jz);
+                            if (jx < 0 || jy < 0 || jz < 0 || jx >= side || jy >= side ||
+                                jz >= side)
+                                continue;
+                            const long long other =
+                                jx + (long long)side * (jy + (long long)side * jz);
                             for (int w = 0; w < kFeUnknowns; ++w, ++k) {
-                                if (pass == 0) continue;
+                                if (pass == 0)
+                                    continue;
                                 const int col = (int)(other * kFeUnknowns + w);
-                                a->index[k] = col, a->value[k] = hashedValue(kSeedValues, (uint64_t)row, (uint64_t)col);
+                                a->index[k] = col, a->value[k] = hashedValue(
+                                                       kSeedValues, (uint64_t)row, (uint64_t)col);
                             }
                         }
-                if (pass == 1) a->offsets[row + 1] = (int)k;
+                if (pass == 1)
+                    a->offsets[row + 1] = (int)k;
             }
         }
         nnz = k;
@@ -2010,16 +2803,22 @@ static bool bandKeeps(int i, int j) {
 static bool makeBand(int n, Csr* a) {
     long long nnz = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && !allocCsr(a, n, n, nnz, true)) return false;
+        if (pass == 1 && !allocCsr(a, n, n, nnz, true))
+            return false;
         long long k = 0;
         for (int i = 0; i < n; ++i) {
-            const int j0 = i - kBandHalfWidth < 0 ? 0 : i - kBandHalfWidth, j1 = i + kBandHalfWidth >= n ? n - 1 : i + kBandHalfWidth;
+            const int j0 = i - kBandHalfWidth < 0 ? 0 : i - kBandHalfWidth,
+                      j1 = i + kBandHalfWidth >= n ? n - 1 : i + kBandHalfWidth;
             for (int j = j0; j <= j1; ++j) {
-                if (!bandKeeps(i, j)) continue;
-                if (pass == 1) a->index[k] = j, a->value[k] = hashedValue(kSeedValues, (uint64_t)i, (uint64_t)j);
+                if (!bandKeeps(i, j))
+                    continue;
+                if (pass == 1)
+                    a->index[k] = j,
+                    a->value[k] = hashedValue(kSeedValues, (uint64_t)i, (uint64_t)j);
                 ++k;
             }
-            if (pass == 1) a->offsets[i + 1] = (int)k;
+            if (pass == 1)
+                a->offsets[i + 1] = (int)k;
         }
         nnz = k;
     }
@@ -2028,39 +2827,49 @@ static bool makeBand(int n, Csr* a) {
 // CSR from (row, column) pairs by two counting sorts, by column and then by row: each row comes
 // out in column order with no comparison sort; repeats and (when dropDiagonal) self-loops are
 // dropped. The pairs are freed inside.
-static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool dropDiagonal, bool values, uint64_t seed, Csr* a) {
+static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool dropDiagonal,
+                       bool values, uint64_t seed, Csr* a) {
     int* colStart = (int*)calloc((size_t)n + 1, sizeof(int));
     int* rowStart = (int*)calloc((size_t)n + 1, sizeof(int));
     int* rowsByCol = (int*)malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
     bool ok = colStart && rowStart && rowsByCol;
-    for (long long e = 0; ok && e < count; ++e) ++colStart[pairCol[e] + 1], ++rowStart[pairRow[e] + 1];
-    for (int c = 0; ok && c < n; ++c) colStart[c + 1] += colStart[c], rowStart[c + 1] += rowStart[c];
-    for (long long e = 0; ok && e < count; ++e) rowsByCol[colStart[pairCol[e]]++] = pairRow[e];  // colStart[c]: end of column c now
+    for (long long e = 0; ok && e < count; ++e)
+        ++colStart[pairCol[e] + 1], ++rowStart[pairRow[e] + 1];
+    for (int c = 0; ok && c < n; ++c)
+        colStart[c + 1] += colStart[c], rowStart[c + 1] += rowStart[c];
+    for (long long e = 0; ok && e < count; ++e)
+        rowsByCol[colStart[pairCol[e]]++] = pairRow[e];  // colStart[c]: end of column c now
     free(pairCol);
     int* cols = pairRow;  // reused: every pair has a place in it
     for (int c = 0, k = 0; ok && c < n; ++c)
-        for (; k < colStart[c]; ++k) cols[rowStart[rowsByCol[k]]++] = c;  // rowStart[r]: end of row r now
-    free(rowsByCol), free(colStart); long long kept = 0;
+        for (; k < colStart[c]; ++k)
+            cols[rowStart[rowsByCol[k]]++] = c;  // rowStart[r]: end of row r now
+    free(rowsByCol), free(colStart);
+    long long kept = 0;
     for (int r = 0, begin = 0; ok && r < n; ++r) {
         const int end = rowStart[r];
         rowStart[r] = (int)kept;
         for (int k = begin; k < end; ++k)
-            if (!((k > begin && cols[k] == cols[k - 1]) || (dropDiagonal && cols[k] == r))) cols[kept++] = cols[k];
+            if (!((k > begin && cols[k] == cols[k - 1]) || (dropDiagonal && cols[k] == r)))
+                cols[kept++] = cols[k];
         begin = end;
     }
-    if (ok) rowStart[n] = (int)kept;
+    if (ok)
+        rowStart[n] = (int)kept;
     ok = ok && allocCsr(a, n, n, kept, values);
     if (ok) {
-        memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int)), memcpy(a->index, cols, (size_t)(kept > 0 ? kept : 1) * sizeof(int));
+        memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int)),
+            memcpy(a->index, cols, (size_t)(kept > 0 ? kept : 1) * sizeof(int));
         for (int r = 0; values && r < n; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) a->value[k] = hashedValue(seed, (uint64_t)r, (uint64_t)a->index[k]);
+            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
+                a->value[k] = hashedValue(seed, (uint64_t)r, (uint64_t)a->index[k]);
     }
     free(rowStart), free(cols);
     return ok;
 }
 // A Graph500 Kronecker graph: 16 * 2^scale edges, each choosing a quadrant per level with the
-// initiator's probabilities, vertex labels shuffled (which scatters the edges over the blocks), both
-// directions stored, self-loops and repeats dropped.
+// initiator's probabilities, vertex labels shuffled (which scatters the edges over the blocks),
+// both directions stored, self-loops and repeats dropped.
 static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const int n = 1 << scale;
     const long long edges = (long long)kKronEdgeFactor << scale;
@@ -2068,8 +2877,12 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     int* perm = (int*)malloc((size_t)n * sizeof(int));
     int* rowOf = (int*)malloc((size_t)edges * 2 * sizeof(int));
     int* colOf = (int*)malloc((size_t)edges * 2 * sizeof(int));
-    if (!perm || !rowOf || !colOf) { free(perm), free(rowOf), free(colOf); return false; }
-    for (int i = 0; i < n; ++i) perm[i] = i;
+    if (!perm || !rowOf || !colOf) {
+        free(perm), free(rowOf), free(colOf);
+        return false;
+    }
+    for (int i = 0; i < n; ++i)
+        perm[i] = i;
     for (int i = n - 1; i > 0; --i) {
         const int j = (int)(nextRandom(&state) % (uint64_t)(i + 1)), t = perm[i];
         perm[i] = perm[j], perm[j] = t;
@@ -2080,9 +2893,11 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const unsigned ab = (unsigned)(kKronA * 65536.0), abc = (unsigned)((kKronA + kKronB) * 65536.0),
                    all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
     for (long long e = 0; e < edges; ++e) {
-        int u = 0, v = 0; uint64_t bits = 0;
+        int u = 0, v = 0;
+        uint64_t bits = 0;
         for (int level = 0; level < scale; ++level) {
-            if (level % 4 == 0) bits = nextRandom(&state);
+            if (level % 4 == 0)
+                bits = nextRandom(&state);
             const unsigned p = (unsigned)(bits >> (16 * (level % 4)) & 0xffffu);
             const int bu = p >= abc, bv = (p >= ab && p < abc) || p >= all;
             u = u << 1 | bu, v = v << 1 | bv;
@@ -2094,53 +2909,66 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     free(perm);
     return pairsToCsr(n, rowOf, colOf, count, true, values, seed, a);
 }
-// A decoding layer: W drawn from a fixed seed (no model file), magnitudes uniform in [0.5, 1.5), the
-// half below 1 pruned (magnitude pruning at the median). Kept in CSR and, for cuBLAS, dense.
+// A decoding layer: W drawn from a fixed seed (no model file), magnitudes uniform in [0.5, 1.5),
+// the half below 1 pruned (magnitude pruning at the median). Kept in CSR and, for cuBLAS, dense.
 static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
     const long long total = (long long)rows * cols;
     *dense = (float*)malloc((size_t)total * sizeof(float));
-    if (!*dense) return false;
+    if (!*dense)
+        return false;
     long long kept = 0;
     for (long long k = 0; k < total; ++k) {
         const float w = hashedValue(kSeedDecode, (uint64_t)k, (uint64_t)total);
         (*dense)[k] = fabsf(w) >= 1.0f ? w : 0.0f;
         kept += fabsf(w) >= 1.0f;
     }
-    if (!allocCsr(a, rows, cols, kept, true)) return false;
+    if (!allocCsr(a, rows, cols, kept, true))
+        return false;
     long long n = 0;
     for (int i = 0; i < rows; ++i) {
         for (int j = 0; j < cols; ++j) {
             const float w = (*dense)[(long long)i * cols + j];
-            if (w != 0.0f) a->index[n] = j, a->value[n++] = w;
+            if (w != 0.0f)
+                a->index[n] = j, a->value[n++] = w;
         }
         a->offsets[i + 1] = (int)n;
     }
     return true;
 }
-// The lesson's CSR from the reader's sorted, merged entries. A pattern file, or one whose values are
-// all equal, could not show a kernel that pairs a value with the wrong entry, so its values come
-// from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to check.
+// The lesson's CSR from the reader's sorted, merged entries. A pattern file, or one whose values
+// are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
+// come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
+// check.
 static bool loadMatrixMarket(const char* path, Input* in) {
     MmMatrix mm;
-    if (mmRead(path, &mm) != 0) return false;
+    if (mmRead(path, &mm) != 0)
+        return false;
     bool allEqual = true, ok = mm.entries > 0;
-    if (!ok) fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows, mm.cols);
-    for (int e = 1; e < mm.entries && allEqual; ++e) allEqual = mm.entry[e].val == mm.entry[0].val;
+    if (!ok)
+        fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows,
+                mm.cols);
+    for (int e = 1; e < mm.entries && allEqual; ++e)
+        allEqual = mm.entry[e].val == mm.entry[0].val;
     const bool hashed = mm.field == MM_PATTERN || allEqual;
     const char* base = strrchr(path, '/');
     snprintf(in->name, sizeof(in->name), "%.40s", base ? base + 1 : path);
     char* dot = strrchr(in->name, '.');
-    if (dot && dot != in->name) *dot = '\0';
-    snprintf(in->description, sizeof(in->description), "Matrix Market file %.100s%s", path, hashed ? ", values hashed" : "");
+    if (dot && dot != in->name)
+        *dot = '\0';
+    snprintf(in->description, sizeof(in->description), "Matrix Market file %.100s%s", path,
+             hashed ? ", values hashed" : "");
     in->merged = mm.merged;
-    if (ok && !(ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true))) fprintf(stderr, "%s: out of host memory\n", path);
+    if (ok && !(ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true)))
+        fprintf(stderr, "%s: out of host memory\n", path);
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry t = mm.entry[e];
         ++in->a.offsets[t.row + 1];
         in->a.index[e] = t.col;
-        in->a.value[e] = hashed ? hashedValue(kSeedValues, (uint64_t)t.row, (uint64_t)t.col) : (float)t.val;
+        in->a.value[e] =
+            hashed ? hashedValue(kSeedValues, (uint64_t)t.row, (uint64_t)t.col) : (float)t.val;
     }
-    for (int r = 0; ok && r < mm.rows; ++r) in->a.offsets[r + 1] += in->a.offsets[r];
+    for (int r = 0; ok && r < mm.rows; ++r)
+        in->a.offsets[r + 1] += in->a.offsets[r];
     mmFree(&mm);
     return ok;
 }
@@ -2151,17 +2979,21 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     long long want = (long long)floor(density * cols + 0.5);
     want = want < 1 ? 1 : want > cols ? cols : want;
     xc->pattern = pattern, xc->density = density, xc->nonzeros = (int)want;
-    if (!(xc->x = (float*)calloc((size_t)cols, sizeof(float)))) return false;
+    if (!(xc->x = (float*)calloc((size_t)cols, sizeof(float))))
+        return false;
     uint64_t state = kSeedX + (uint64_t)pattern;
     for (long long placed = 0; placed < want;) {
         if (pattern == kRandom) {
             const int j = (int)(nextRandom(&state) % (uint64_t)cols);
-            if (xc->x[j] == 0.0f) xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7), ++placed;
+            if (xc->x[j] == 0.0f)
+                xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7), ++placed;
             continue;
         }
         const int J = (int)(nextRandom(&state) % (uint64_t)colBlocks);
-        if (xc->x[J * kBlockDim] != 0.0f) continue;
-        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < cols && placed < want; ++j) xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7), ++placed;
+        if (xc->x[J * kBlockDim] != 0.0f)
+            continue;
+        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < cols && placed < want; ++j)
+            xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7), ++placed;
     }
     return true;
 }
@@ -2170,21 +3002,33 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // items, and a CPU search from each root: exact distances, levels, and the Graph500 numerator
 // (undirected edges with both ends reached).
 static bool prepareBfs(BfsInput* b, int roots) {
-    const Csr* g = &b->g; b->undirectedEdges = g->nnz / 2;
-    b->root = (int*)calloc((size_t)roots, sizeof(int)), b->levels = (int*)calloc((size_t)roots, sizeof(int));
-    b->componentEdges = (long long*)calloc((size_t)roots, sizeof(long long)), b->dist = (int**)calloc((size_t)roots, sizeof(int*));
+    const Csr* g = &b->g;
+    b->undirectedEdges = g->nnz / 2;
+    b->root = (int*)calloc((size_t)roots, sizeof(int)),
+    b->levels = (int*)calloc((size_t)roots, sizeof(int));
+    b->componentEdges = (long long*)calloc((size_t)roots, sizeof(long long)),
+    b->dist = (int**)calloc((size_t)roots, sizeof(int*));
     int* queue = (int*)malloc((size_t)g->rows * sizeof(int));
-    if (!b->root || !b->levels || !b->componentEdges || !b->dist || !queue || !buildDb(g, &b->db)) { free(queue); return false; }
-    uint64_t state = kSeedRoots; b->roots = 0;
+    if (!b->root || !b->levels || !b->componentEdges || !b->dist || !queue || !buildDb(g, &b->db)) {
+        free(queue);
+        return false;
+    }
+    uint64_t state = kSeedRoots;
+    b->roots = 0;
     // Graph500's roots: vertices drawn at random among those with an edge; none has one, no search.
     for (int tries = 0; b->roots < roots && g->nnz > 0 && tries < 64 * g->rows + 1000; ++tries) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
-        if (g->offsets[r + 1] == g->offsets[r]) continue;
-        if (!(b->dist[b->roots] = (int*)malloc((size_t)g->rows * sizeof(int)))) { free(queue); return false; }
+        if (g->offsets[r + 1] == g->offsets[r])
+            continue;
+        if (!(b->dist[b->roots] = (int*)malloc((size_t)g->rows * sizeof(int)))) {
+            free(queue);
+            return false;
+        }
         b->root[b->roots] = r;
         b->levels[b->roots] = bfsCpu(g, r, b->dist[b->roots], queue);
         long long reachedEntries = 0;
-        for (int v = 0; v < g->rows; ++v) reachedEntries += b->dist[b->roots][v] >= 0 ? g->offsets[v + 1] - g->offsets[v] : 0;
+        for (int v = 0; v < g->rows; ++v)
+            reachedEntries += b->dist[b->roots][v] >= 0 ? g->offsets[v + 1] - g->offsets[v] : 0;
         b->componentEdges[b->roots++] = reachedEntries / 2;
     }
     free(queue);
@@ -2195,10 +3039,14 @@ static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
     snprintf(b->name, sizeof(b->name), "%s", name);
     int* rowOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
     int* colOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
-    if (!rowOf || !colOf) { free(rowOf), free(colOf); return false; }
+    if (!rowOf || !colOf) {
+        free(rowOf), free(colOf);
+        return false;
+    }
     long long n = 0;
     for (int r = 0; r < a->rows; ++r)
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) rowOf[n] = r, colOf[n++] = a->index[k], rowOf[n] = a->index[k], colOf[n++] = r;
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
+            rowOf[n] = r, colOf[n++] = a->index[k], rowOf[n] = a->index[k], colOf[n++] = r;
     return pairsToCsr(a->rows, rowOf, colOf, n, true, false, 0, &b->g);
 }
 
@@ -2206,17 +3054,26 @@ static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
 static void printFormat(const Input* in) {
     const Db* f = &in->db;
     const long long blocks = f->blocks + f->sideBlocks;  // every nonzero block: what BSR stores
-    printf("  %d x %d, %lld nonzeros in %lld 16x16 blocks (%.2f a block); %d blocks of %d or more hold %lld (%.1f%%), the side %lld\n",
-           f->rows, f->cols, in->a.nnz, blocks, blocks ? (double)in->a.nnz / blocks : 0.0, f->blocks, kSideMaxNnz + 1, f->blockedNnz,
-           in->a.nnz ? 100.0 * f->blockedNnz / in->a.nnz : 0.0, f->sideNnz);
-    printf("  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB); reads: DB pull %.1f MB, CSR pull %.1f MB, DB push %.0f B an x nonzero\n",
-           dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a), (double)blocks * kBlockDim * kBlockDim * 4 / 1e6,
-           in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
+    printf(
+        "  %d x %d, %lld nonzeros in %lld 16x16 blocks (%.2f a block); %d blocks of %d or more "
+        "hold %lld (%.1f%%), the side %lld\n",
+        f->rows, f->cols, in->a.nnz, blocks, blocks ? (double)in->a.nnz / blocks : 0.0, f->blocks,
+        kSideMaxNnz + 1, f->blockedNnz, in->a.nnz ? 100.0 * f->blockedNnz / in->a.nnz : 0.0,
+        f->sideNnz);
+    printf(
+        "  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB); reads: DB pull "
+        "%.1f MB, CSR pull %.1f MB, DB push %.0f B an x nonzero\n",
+        dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a),
+        (double)blocks * kBlockDim * kBlockDim * 4 / 1e6, in->pullBytesFull / 1e6,
+        in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
 static void printCase(const XCase* xc, const Input* in) {
-    printf("  x %-9s d=%-6g %8d nonzeros in %7d of %7d x blocks; push %9lld segments %9lld products: %7.2f MB (plain %6.2f); rule %s, paper %s\n",
-           kPatternNames[xc->pattern], xc->density, xc->nonzeros, xc->activeBlocks, in->db.blockCols, xc->segments + xc->sidePieces,
-           xc->products, xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, xc->rulePush ? "push" : "pull", xc->paperPush ? "push" : "pull");
+    printf(
+        "  x %-9s d=%-6g %8d nonzeros in %7d of %7d x blocks; push %9lld segments %9lld products: "
+        "%7.2f MB (plain %6.2f); rule %s, paper %s\n",
+        kPatternNames[xc->pattern], xc->density, xc->nonzeros, xc->activeBlocks, in->db.blockCols,
+        xc->segments + xc->sidePieces, xc->products, xc->pushBytes / 1e6, xc->plainPushBytes / 1e6,
+        xc->rulePush ? "push" : "pull", xc->paperPush ? "push" : "pull");
 }
 
 // ---------------------------------------------------------------- the steps of main
@@ -2224,164 +3081,255 @@ static void printCase(const XCase* xc, const Input* in) {
 static int parseFlags(int argc, char** argv, Options* o) {
     for (int a = 1; a < argc; ++a) {
         const char* arg = argv[a];
-        long long value = 0; int overflow = 0;
-        if (strcmp(arg, "--small") == 0) { o->small = true; continue; }
+        long long value = 0;
+        int overflow = 0;
+        if (strcmp(arg, "--small") == 0) {
+            o->small = true;
+            continue;
+        }
         if (strcmp(arg, "--roots") == 0) {
-            if (++a == argc) { fprintf(stderr, "flag --roots: needs a value\n"); return 1; }
-            if (!mmInteger(argv[a], &value, &overflow) || overflow || value < 1 || value > kRootsMax) {
-                fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n", argv[a], kRootsMax);
+            if (++a == argc) {
+                fprintf(stderr, "flag --roots: needs a value\n");
+                return 1;
+            }
+            if (!mmInteger(argv[a], &value, &overflow) || overflow || value < 1 ||
+                value > kRootsMax) {
+                fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n", argv[a],
+                        kRootsMax);
                 return 1;
             }
             o->roots = (int)value;
             continue;
         }
-        if (arg[0] == '-' && arg[1] != '\0') { fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg); return 1; }
-        if (o->fileCount == kMaxInputs) { fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs); return 1; }
+        if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
+            return 1;
+        }
+        if (o->fileCount == kMaxInputs) {
+            fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs);
+            return 1;
+        }
         o->files[o->fileCount++] = arg;
     }
-    if (o->small && o->fileCount > 0) { fprintf(stderr, "flag --small: chooses its own inputs, so it takes no path\n"); return 1; }
+    if (o->small && o->fileCount > 0) {
+        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no path\n");
+        return 1;
+    }
     return 0;
 }
 // Step 2 for one part-1 input: made or read; then its transpose, its DB format, its pull items,
 // the byte counts, and every x with its work and its CPU answer. False after the line saying why.
 static bool prepareInput(Input* in, bool small) {
-    const char* what = in->path; bool ok = true;
-    if (in->kind == kInputFile) ok = true;  // read and validated by main, before anything else
+    const char* what = in->path;
+    bool ok = true;
+    if (in->kind == kInputFile)
+        ok = true;  // read and validated by main, before anything else
     else if (in->kind == kInputMesh) {
         const int side = small ? kFeSideSmall : kFeSide;
         snprintf(in->name, sizeof(in->name), "fe-mesh"), what = "fe-mesh";
-        snprintf(in->description, sizeof(in->description), "a 3D mesh of %d^3 nodes, %d unknowns each, 27-point coupling", side, kFeUnknowns);
+        snprintf(in->description, sizeof(in->description),
+                 "a 3D mesh of %d^3 nodes, %d unknowns each, 27-point coupling", side, kFeUnknowns);
         ok = makeMesh(side, &in->a);
     } else if (in->kind == kInputBand) {
         const int n = small ? kBandRowsSmall : kBandRows;
         snprintf(in->name, sizeof(in->name), "banded"), what = "banded";
-        snprintf(in->description, sizeof(in->description), "%d rows, half-width %d, half the band kept", n, kBandHalfWidth);
+        snprintf(in->description, sizeof(in->description),
+                 "%d rows, half-width %d, half the band kept", n, kBandHalfWidth);
         ok = makeBand(n, &in->a);
     } else if (in->kind == kInputKron) {
         const int scale = small ? kKronScaleSmall : kKronScale;
         snprintf(in->name, sizeof(in->name), "kron%d", scale), what = "kron";
-        snprintf(in->description, sizeof(in->description), "Graph500 Kronecker graph, scale %d, edge factor %d", scale, kKronEdgeFactor);
+        snprintf(in->description, sizeof(in->description),
+                 "Graph500 Kronecker graph, scale %d, edge factor %d", scale, kKronEdgeFactor);
         ok = makeKron(scale, kSeedKron, true, &in->a);
     } else {
-        const int shrink = small ? kDecodeShrinkSmall : 1, rows = kDecodeRows[in->decodeShape] / shrink, cols = kDecodeCols[in->decodeShape] / shrink;
+        const int shrink = small ? kDecodeShrinkSmall : 1,
+                  rows = kDecodeRows[in->decodeShape] / shrink,
+                  cols = kDecodeCols[in->decodeShape] / shrink;
         snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols), what = "decode";
-        snprintf(in->description, sizeof(in->description), "W %d x %d from a fixed seed (no model weights), half pruned by magnitude", rows, cols);
+        snprintf(in->description, sizeof(in->description),
+                 "W %d x %d from a fixed seed (no model weights), half pruned by magnitude", rows,
+                 cols);
         ok = makeDecode(rows, cols, &in->a, &in->dense);
     }
     if (!ok) {
-        if (in->kind != kInputFile) fprintf(stderr, "%s: out of host memory\n", what);
+        if (in->kind != kInputFile)
+            fprintf(stderr, "%s: out of host memory\n", what);
         return false;
     }
     ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
-         buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->items, &in->itemCount, &in->splitRows, &in->splitPieces);
+         buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->items, &in->itemCount,
+                    &in->splitRows, &in->splitPieces);
     const Db* f = &in->db;
-    in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 + 4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
+    in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
+                        4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
                         (double)sizeof(PullItem) * in->itemCount + 4.0 * f->cols + 4.0 * f->rows;
     double push = 0.0;
-    for (int j = 0; ok && j < f->cols; ++j) push += pushBytesOfColumn(f, j);
+    for (int j = 0; ok && j < f->cols; ++j)
+        push += pushBytesOfColumn(f, j);
     in->pushBytesPerX = push / f->cols;
-    const int cases = in->kind == kInputDecode ? 1 : small ? 2 : kCases;  // --small: d = 0.1 random, 0.001 clustered
+    const int cases = in->kind == kInputDecode ? 1
+                      : small                  ? 2
+                              : kCases;  // --small: d = 0.1 random, 0.001 clustered
     for (int c = 0; ok && c < cases; ++c, ++in->caseCount) {
         XCase* xc = &in->cases[c];
-        ok = in->kind == kInputDecode ? makeX(in, kRandom, kDecodeKeepX, xc) : makeX(in, small ? c : c / kDensityCount, kDensities[small ? 2 * c : c % kDensityCount], xc);
-        if (ok) countWork(in, xc);
+        ok = in->kind == kInputDecode ? makeX(in, kRandom, kDecodeKeepX, xc)
+                                      : makeX(in, small ? c : c / kDensityCount,
+                                              kDensities[small ? 2 * c : c % kDensityCount], xc);
+        if (ok)
+            countWork(in, xc);
         ok = ok && cpuReference(in, xc);
     }
-    if (!ok) fprintf(stderr, "%s: out of host memory\n", in->name);
+    if (!ok)
+        fprintf(stderr, "%s: out of host memory\n", in->name);
     return ok;
 }
 // Step 3 for part 2: the BFS graphs and their CPU searches. False after the line saying why.
-static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* graphs, int* graphCount) {
+static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* graphs,
+                          int* graphCount) {
     *graphCount = 0;
     if (o->fileCount == 0) {
         BfsInput* k = &graphs[(*graphCount)++];
         memset(k, 0, sizeof(*k));
         snprintf(k->name, sizeof(k->name), "kron%d", o->small ? kBfsScaleSmall : kBfsScale);
-        if (!makeKron(o->small ? kBfsScaleSmall : kBfsScale, kSeedBfs, false, &k->g) || !prepareBfs(k, o->small ? kRootsSmall : o->roots)) return false;
+        if (!makeKron(o->small ? kBfsScaleSmall : kBfsScale, kSeedBfs, false, &k->g) ||
+            !prepareBfs(k, o->small ? kRootsSmall : o->roots))
+            return false;
     }
     for (int i = 0; i < count; ++i) {
         const Input* in = &inputs[i];
-        if (in->kind != kInputFile && in->kind != kInputMesh) continue;
-        if (in->a.rows != in->a.cols) { printf("BFS on %s: not square (%d x %d), so not a graph: no search\n", in->name, in->a.rows, in->a.cols); continue; }
+        if (in->kind != kInputFile && in->kind != kInputMesh)
+            continue;
+        if (in->a.rows != in->a.cols) {
+            printf("BFS on %s: not square (%d x %d), so not a graph: no search\n", in->name,
+                   in->a.rows, in->a.cols);
+            continue;
+        }
         BfsInput* b = &graphs[(*graphCount)++];
-        if (!bfsFromMatrix(&in->a, in->name, b) || !prepareBfs(b, o->small ? kRootsSmall : kRootsOther)) return false;
+        if (!bfsFromMatrix(&in->a, in->name, b) ||
+            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther))
+            return false;
     }
     for (int i = 0; i < *graphCount; ++i) {
-        const BfsInput* b = &graphs[i]; int most = 0;
-        for (int r = 0; r < b->roots; ++r) most = b->levels[r] > most ? b->levels[r] : most;
-        printf("\nBFS graph %s: %d vertices, %lld undirected edges; DB: %d blocks hold %lld of %lld entries, the side payload the rest\n", b->name,
-               b->g.rows, b->undirectedEdges, b->db.blocks, b->db.blockedNnz, b->g.nnz);
-        if (b->roots == 0) printf("  no vertex has an edge: no search to run\n");
-        else printf("  %d roots (random vertices with an edge), up to %d levels a search\n", b->roots, most);
+        const BfsInput* b = &graphs[i];
+        int most = 0;
+        for (int r = 0; r < b->roots; ++r)
+            most = b->levels[r] > most ? b->levels[r] : most;
+        printf(
+            "\nBFS graph %s: %d vertices, %lld undirected edges; DB: %d blocks hold %lld of %lld "
+            "entries, the side payload the rest\n",
+            b->name, b->g.rows, b->undirectedEdges, b->db.blocks, b->db.blockedNnz, b->g.nnz);
+        if (b->roots == 0)
+            printf("  no vertex has an edge: no search to run\n");
+        else
+            printf("  %d roots (random vertices with an edge), up to %d levels a search\n",
+                   b->roots, most);
     }
     return true;
 }
 int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a)
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) { fputs(kUsage, stdout); return EXIT_SUCCESS; }
-    Options o; memset(&o, 0, sizeof(o));
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            fputs(kUsage, stdout);
+            return EXIT_SUCCESS;
+        }
+    Options o;
+    memset(&o, 0, sizeof(o));
     o.roots = kRootsDefault;
-    if (parseFlags(argc, argv, &o) != 0) return EXIT_FAILURE;
-    static Input inputs[kMaxInputs + DECODE_SHAPES];
+    if (parseFlags(argc, argv, &o) != 0)
+        return EXIT_FAILURE;
+    static Input inputs[kMaxInputs + kDecodeShapes];
     static BfsInput graphs[kMaxInputs + 1];
     int count = 0, graphCount = 0;
     if (o.fileCount == 0) {
         const int kinds[] = {kInputFile, kInputMesh, kInputBand, kInputKron};
-        for (int k = 0; k < 4; ++k) inputs[count].kind = kinds[k], inputs[count++].path = kWordsPath;
-        for (int s = 0; s < kDecodeShapes; ++s) inputs[count].kind = kInputDecode, inputs[count++].decodeShape = s;
+        for (int k = 0; k < 4; ++k)
+            inputs[count].kind = kinds[k], inputs[count++].path = kWordsPath;
+        for (int s = 0; s < kDecodeShapes; ++s)
+            inputs[count].kind = kInputDecode, inputs[count++].decodeShape = s;
     }
-    for (int f = 0; f < o.fileCount; ++f) inputs[count].kind = kInputFile, inputs[count++].path = o.files[f];
+    for (int f = 0; f < o.fileCount; ++f)
+        inputs[count].kind = kInputFile, inputs[count++].path = o.files[f];
     bool ok = true;
-    for (int i = 0; i < count && ok; ++i) ok = inputs[i].kind != kInputFile || loadMatrixMarket(inputs[i].path, &inputs[i]);
+    for (int i = 0; i < count && ok; ++i)
+        ok = inputs[i].kind != kInputFile || loadMatrixMarket(inputs[i].path, &inputs[i]);
     if (ok) {
-        printf("Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and cuSPARSE; DB-BFS; a decoding layer\n");
-        printf("blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost %.1f, an atomic's wait %.1f B; paper's th3 %.2f\n", kSideMaxNnz,
-               kPushByteCost, kAtomicWaitBytes, kPaperTh3);
+        printf(
+            "Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and "
+            "cuSPARSE; DB-BFS; a decoding layer\n");
+        printf(
+            "blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost "
+            "%.1f, an atomic's wait %.1f B; paper's th3 %.2f\n",
+            kSideMaxNnz, kPushByteCost, kAtomicWaitBytes, kPaperTh3);
     }
     for (int i = 0; i < count && ok; ++i) {
         ok = prepareInput(&inputs[i], o.small);
-        if (!ok) break;
+        if (!ok)
+            break;
         printf("\nInput %d of %d: %s, %s\n", i + 1, count, inputs[i].name, inputs[i].description);
-        if (inputs[i].merged > 0) printf("  duplicates merged: %lld\n", inputs[i].merged);
+        if (inputs[i].merged > 0)
+            printf("  duplicates merged: %lld\n", inputs[i].merged);
         printFormat(&inputs[i]);
-        for (int c = 0; c < inputs[i].caseCount; ++c) printCase(&inputs[i].cases[c], &inputs[i]);
+        for (int c = 0; c < inputs[i].caseCount; ++c)
+            printCase(&inputs[i].cases[c], &inputs[i]);
     }
     ok = ok && prepareGraphs(&o, inputs, count, graphs, &graphCount);
-    Results r; memset(&r, 0, sizeof(r));
+    Results r;
+    memset(&r, 0, sizeof(r));
     r.minPlain = r.minSingle = r.pullCopyMin = r.bfsAutoMin = 1e30;
     for (int i = 0; ok && i < count; ++i) {
         const double share = dbBytes(&inputs[i].db) / csrCscBytes(&inputs[i].a);
-        if (inputs[i].kind == kInputMesh || inputs[i].kind == kInputBand) r.memBlocked = fmax(r.memBlocked, share);
-        if (inputs[i].kind == kInputKron || (inputs[i].kind == kInputFile && o.fileCount == 0)) r.memHyper = fmax(r.memHyper, share);
+        if (inputs[i].kind == kInputMesh || inputs[i].kind == kInputBand)
+            r.memBlocked = fmax(r.memBlocked, share);
+        if (inputs[i].kind == kInputKron || (inputs[i].kind == kInputFile && o.fileCount == 0))
+            r.memHyper = fmax(r.memHyper, share);
     }
     int deviceCount = 0;
-    const cudaError_t probe = ok ? cudaGetDeviceCount(&deviceCount) : cudaSuccess;  // step 4: the first CUDA call
+    const cudaError_t probe =
+        ok ? cudaGetDeviceCount(&deviceCount) : cudaSuccess;  // step 4: the first CUDA call
     int failures = ok ? 0 : 1;
     if (ok && (probe != cudaSuccess || deviceCount == 0)) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
-        for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
-        for (int i = 0; i < graphCount; ++i) freeBfs(&graphs[i]);
+        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
+               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        for (int i = 0; i < count; ++i)
+            freeInput(&inputs[i]);
+        for (int i = 0; i < graphCount; ++i)
+            freeBfs(&graphs[i]);
         return 2;
     }
     if (ok) {
-        cudaStream_t stream; cusparseHandle_t sparse;
-        cublasHandle_t blas; int sms = 0;
+        cudaStream_t stream;
+        cusparseHandle_t sparse;
+        cublasHandle_t blas;
+        int sms = 0;
         CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
-        const double copyGBs = deviceAndCeiling(o.small ? kCopyBytesSmall : kCopyBytes, stream, &sms);
-        CUSPARSE_CHECK(cusparseCreate(&sparse)); CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-        CUBLAS_CHECK(cublasCreate(&blas)); CUBLAS_CHECK(cublasSetStream(blas, stream));
-        for (int i = 0; i < count; ++i) failures += runInputGpu(&inputs[i], sms, o.small, copyGBs, sparse, blas, stream, &r);
-        if (failures == 0) printf("  every variant of every input matches the CPU on every x, before and after its timed calls\n");
+        const double copyGBs =
+            deviceAndCeiling(o.small ? kCopyBytesSmall : kCopyBytes, stream, &sms);
+        CUSPARSE_CHECK(cusparseCreate(&sparse));
+        CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
+        CUBLAS_CHECK(cublasCreate(&blas));
+        CUBLAS_CHECK(cublasSetStream(blas, stream));
+        for (int i = 0; i < count; ++i)
+            failures += runInputGpu(&inputs[i], sms, o.small, copyGBs, sparse, blas, stream, &r);
+        if (failures == 0)
+            printf(
+                "  every variant of every input matches the CPU on every x, before and after its "
+                "timed calls\n");
         printf("~ plot: pull | copy ceiling | all | %.1f\n", copyGBs);
         failures += runGraphs(graphs, graphCount, sms, o.small, stream, &r);
-        CUSPARSE_CHECK(cusparseDestroy(sparse)); CUBLAS_CHECK(cublasDestroy(blas));
+        CUSPARSE_CHECK(cusparseDestroy(sparse));
+        CUBLAS_CHECK(cublasDestroy(blas));
         CUDA_CHECK(cudaStreamDestroy(stream));
         printGoals(&r, o.fileCount == 0);
     }
-    for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
-    for (int i = 0; i < graphCount; ++i) freeBfs(&graphs[i]);
-    if (!ok) return EXIT_FAILURE;
-    if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
+    for (int i = 0; i < count; ++i)
+        freeInput(&inputs[i]);
+    for (int i = 0; i < graphCount; ++i)
+        freeBfs(&graphs[i]);
+    if (!ok)
+        return EXIT_FAILURE;
+    if (failures > 0)
+        fprintf(stderr, "%d check(s) failed\n", failures);
     puts(failures > 0 ? "FAIL" : "PASS");
     return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
