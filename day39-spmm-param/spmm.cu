@@ -1,13 +1,15 @@
-// Day 39: SpMM with knobs. C = A * B, A a sparse n x n graph matrix, B a dense n x dim matrix of vertex embeddings
-// (row-major), the product every layer of a graph neural network computes.
+// Day 39: SpMM with knobs. C = A * B, A a sparse n x n graph matrix, B a dense n x dim matrix of
+// vertex embeddings (row-major), the product every layer of a graph neural network computes.
 //
-// No one SpMM kernel is best on every graph at every width. ParamSpMM builds one engine with four knobs and a format, PCSR,
-// that serves all of them: W warps per block (launch shape), F columns per lane (thread coarsening), V rows sharing one
-// column index (vectorized blocking: 1, 2 or 4) and S (rows cut into pieces of SG vectors; TRow names a piece's row). The
-// lesson sweeps the whole space on inputs that differ in what the knobs respond to (skew, locality, row length), asks
-// whether a decision tree over 15 host-side features of A picks as well without the sweep, on matrices it never saw, then
-// reorders (reverse Cuthill-McKee) and runs a two-layer GCN on the pick. Every configuration, the basic kernel of the
-// paper's Algorithm 1 and cuSPARSE are checked against the CPU before they are timed. The inputs:
+// No one SpMM kernel is best on every graph at every width. ParamSpMM builds one engine with four
+// knobs and a format, PCSR, that serves all of them: W warps per block (launch shape), F columns
+// per lane (thread coarsening), V rows sharing one column index (vectorized blocking: 1, 2 or 4)
+// and S (rows cut into pieces of SG vectors; TRow names a piece's row). The lesson sweeps the whole
+// space on inputs that differ in what the knobs respond to (skew, locality, row length), asks
+// whether a decision tree over 15 host-side features of A picks as well without the sweep, on
+// matrices it never saw, then reorders (reverse Cuthill-McKee) and runs a two-layer GCN on the
+// pick. Every configuration, the basic kernel of the paper's Algorithm 1 and cuSPARSE are checked
+// against the CPU before they are timed. The inputs:
 //   words        cuda-words.mtx beside this file: a real word graph, skewed, ids alphabetical
 //   kron-18      Graph500 Kronecker graph: power-law degrees, ids scattered
 //   mesh3d-64    27-point 3D stencil: even degrees, neighbours' ids close
@@ -17,6 +19,7 @@
 //   community-shuffled  the community graph with its ids shuffled, for the reordering to find
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmm spmm.cu -lcusparse -lcublas
+// clang-format off: the run lines are --help's text, one line each
 // Run: ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM
 // Run: ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;
 // Run:                        48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows
@@ -25,6 +28,7 @@
 // Run: ./spmm FILE.mtx        your own square Matrix Market matrices, one or more, instead of the seven
 // Run: ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)
 // Train: ./spmm --train
+// clang-format on
 
 #include <errno.h>
 #include <limits.h>
@@ -39,7 +43,9 @@
 #include <cusparse.h>
 
 // ---------------------------------------------------------------- constants
-static const char* const kUsage =  // the header's run lines, for --help (make check compares the two)
+// The header's run lines, for --help (make check compares the two).
+// clang-format off
+static const char* const kUsage =
     "usage:\n"
     "  ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM\n"
     "  ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;\n"
@@ -48,61 +54,83 @@ static const char* const kUsage =  // the header's run lines, for --help (make c
     "  ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt\n"
     "  ./spmm FILE.mtx        your own square Matrix Market matrices, one or more, instead of the seven\n"
     "  ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)\n";
-static const int kWarpSize = 32;               // lanes per warp on every NVIDIA GPU to date
-static const int kMaxF = 8, kMaxDim = 256;     // F is compiled for 1..8, so a warp covers at most 256 columns
-static const int kMaxDims = 16;                // the paper's 16..256 in steps of 16 is the longest list
-static const int kDefaultDims[] = {16, 32, 64, 128, 256};  // GNN layer widths, as the paper sweeps them
-static const int kSmallDims[] = {16, 48};      // 48: F = 2 leaves a quarter of the warp idle (the MAC-job gap)
-static const int kWarpChoices[] = {1, 2, 4, 8}, kSmallWarpChoices[] = {1, 4};  // 32..256 threads; fewer for the sanitizers
-static const int kVChoices[] = {1, 2, 4}, kVCount = 3;  // the paper stops at 2; 4 pays where rows share all columns
-static const int kMaxConfigs = 4 * kMaxF * 3 * 2;       // W x F x V x S at dim 256
-static const int kDefaultW = 4, kDefaultF = 1, kDefaultV = 1, kDefaultS = 0;  // untuned: a warp a row, 128 threads
+// clang-format on
+static const int kWarpSize = 32;  // lanes per warp on every NVIDIA GPU to date
+static const int kMaxF = 8,
+                 kMaxDim = 256;  // F is compiled for 1..8, so a warp covers at most 256 columns
+static const int kMaxDims = 16;  // the paper's 16..256 in steps of 16 is the longest list
+static const int kDefaultDims[] = {16, 32, 64, 128,
+                                   256};  // GNN layer widths, as the paper sweeps them
+static const int kSmallDims[] = {
+    16, 48};  // 48: F = 2 leaves a quarter of the warp idle (the MAC-job gap)
+static const int kWarpChoices[] = {1, 2, 4, 8},
+                 kSmallWarpChoices[] = {1, 4};  // 32..256 threads; fewer for the sanitizers
+static const int kVChoices[] = {1, 2, 4},
+                 kVCount = 3;  // the paper stops at 2; 4 pays where rows share all columns
+static const int kMaxConfigs = 4 * kMaxF * 3 * 2;  // W x F x V x S at dim 256
+static const int kDefaultW = 4, kDefaultF = 1, kDefaultV = 1,
+                 kDefaultS = 0;            // untuned: a warp a row, 128 threads
 static const int kBasicWarpsPerBlock = 4;  // Algorithm 1 in the same 128-thread blocks
-// S cuts a panel into pieces of SG vectors: about one mean panel (so only long rows are cut), but small enough that there are kTargetPieces
-// pieces, two waves of 64 warps on each of 132 SMs.
+// S cuts a panel into pieces of SG vectors: about one mean panel (so only long rows are cut), but
+// small enough that there are kTargetPieces pieces, two waves of 64 warps on each of 132 SMs.
 static const int kTargetPieces = 2 * 64 * 132;
-// Timing: every call replayed from a CUDA graph, at least kTimedRuns calls and enough for a kMinWindowMs window (a tick is a small share).
-static const int kWarmupRuns = 1, kTimedRuns = 3, kMaxTimedRuns = 64;  // one warm-up: the first launch loads the kernel
+// Timing: every call replayed from a CUDA graph, at least kTimedRuns calls and enough for a
+// kMinWindowMs window (a tick is a small share).
+static const int kWarmupRuns = 1, kTimedRuns = 3,
+                 kMaxTimedRuns = 64;  // one warm-up: the first launch loads the kernel
 static const float kMinWindowMs = 0.2f;
-static const int kTrainWarmupRuns = 1, kTrainTimedRuns = 3;  // training needs the ranking, not a publishable time
-// The decider: one CART tree per dim over the 15 features, of the depth from 1 to 4 that scores best left one family out (a deeper tree
-// fits the training graphs better and a kind of matrix it never saw worse); a leaf holds at least 8 graphs, a quarter of a family.
+static const int kTrainWarmupRuns = 1,
+                 kTrainTimedRuns = 3;  // training needs the ranking, not a publishable time
+// The decider: one CART tree per dim over the 15 features, of the depth from 1 to 4 that scores
+// best left one family out (a deeper tree fits the training graphs better and a kind of matrix it
+// never saw worse); a leaf holds at least 8 graphs, a quarter of a family.
 static const int kFeatureCount = 15, kMaxTreeDepth = 4, kMinLeafSamples = 8;
-// A split must gain more than timing noise could. Noise in a sum of k graphs' log performances grows as sqrt(k), so the bar is kSplitNoise
-// sqrt(k): a share of k would keep a node of many graphs from setting apart the few its leaf serves badly.
+// A split must gain more than timing noise could. Noise in a sum of k graphs' log performances
+// grows as sqrt(k), so the bar is kSplitNoise sqrt(k): a share of k would keep a node of many
+// graphs from setting apart the few its leaf serves badly.
 static const double kSplitNoise = 0.1;
-// A leaf takes S = 1 unless S = 0 beats it by 3%: balancing costs little where no row is long, and saves many times where a row is
-// longer than any the leaf's graphs had (the family left out in training shows what a leaf without hubs does to hubs).
+// A leaf takes S = 1 unless S = 0 beats it by 3%: balancing costs little where no row is long, and
+// saves many times where a row is longer than any the leaf's graphs had (the family left out in
+// training shows what a leaf without hubs does to hubs).
 static const double kBalanceMargin = 0.03;
 static const int kMaxTreeNodes = 31;    // what a model file may hold: depth 4, full
 static const double kPerfFloor = 1e-3;  // a failed configuration counts as 1000 times slower
 static const char* const kModelHeader = "# spmm decider model, format 2";
 static const char* const kDefaultModelPath = "decider-model.txt";
-static const int kReorderDims = 3;  // reordered copies: the narrow dims, where the paper's Table 6 gains most
-// The GCN: 256 input features, 64 hidden, 16 classes (--small: 64, 48, 16); transform first, so each SpMM runs at the narrow width.
-static const int kGcnIn = 256, kGcnHidden = 64, kGcnClasses = 16, kGcnInSmall = 64, kGcnHiddenSmall = 48;
-// The inputs (and --small's). Kronecker: Graph500's generator, 16 edges a vertex, initiator 0.57/0.19/0.19/0.05; 2^18 vertices, so B
-// outgrows the L2 from dim 64 on.
+static const int kReorderDims =
+    3;  // reordered copies: the narrow dims, where the paper's Table 6 gains most
+// The GCN: 256 input features, 64 hidden, 16 classes (--small: 64, 48, 16); transform first, so
+// each SpMM runs at the narrow width.
+static const int kGcnIn = 256, kGcnHidden = 64, kGcnClasses = 16, kGcnInSmall = 64,
+                 kGcnHiddenSmall = 48;
+// The inputs (and --small's). Kronecker: Graph500's generator, 16 edges a vertex, initiator
+// 0.57/0.19/0.19/0.05; 2^18 vertices, so B outgrows the L2 from dim 64 on.
 static const int kKronScale = 18, kKronScaleSmall = 10, kKronEdgeFactor = 16;
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;
-static const int kMeshSide = 64, kMeshSideSmall = 10;  // 262,144 vertices, 27 entries an interior row
-static const int kRoadSide = 512, kRoadSideSmall = 32, kCommunityN = 1 << 17, kCommunityNSmall = 1024;
+static const int kMeshSide = 64,
+                 kMeshSideSmall = 10;  // 262,144 vertices, 27 entries an interior row
+static const int kRoadSide = 512, kRoadSideSmall = 32, kCommunityN = 1 << 17,
+                 kCommunityNSmall = 1024;
 static const double kRoadKeep = 0.7;  // share of grid edges kept: mean degree 2.8, as in road maps
-static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024, kDenseBlockSize = 256, kDenseBlockSizeSmall = 64;  // 256 a row
+static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024, kDenseBlockSize = 256,
+                 kDenseBlockSizeSmall = 64;  // 256 a row
 // Fixed seeds: the same graphs, values and B on every run; the training family's differ from all.
 static const uint64_t kSeedKron = 0x6b726f6e65636b72ull, kSeedCommunity = 0x636f6d6d756e6974ull;
 static const uint64_t kSeedRoad = 0x726f61646d617073ull, kSeedValues = 0x76616c7565733339ull;
 static const uint64_t kSeedDense = 0x64656e7365423339ull, kSeedShuffle = 0x73687566666c6564ull;
 static const uint64_t kSeedBlock = 0x626c6f636b733339ull, kSeedWeights = 0x7765696768747339ull;
-static const uint64_t kSeedTrain = 0x747261696e696e67ull, kSeedRandomConfig = 42;  // 42: Table 5's random pick
+static const uint64_t kSeedTrain = 0x747261696e696e67ull,
+                      kSeedRandomConfig = 42;  // 42: Table 5's random pick
 static const char* const kDataPath = "cuda-words.mtx";
 static const int kMaxInputs = 10;  // the seven and three reordered copies
 static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
-static const char* const kFamilyNames[] = {"power-law", "mesh", "banded", "road", "community", "bipartite", "dense-block", "random"};
+static const char* const kFamilyNames[] = {"power-law", "mesh",      "banded",      "road",
+                                           "community", "bipartite", "dense-block", "random"};
 static const int kFamilyCount = 8, kFamilyMembers = 32;
 static const long long kTrainMaxNnz = 2000000;
 
-// ---------------------------------------------------------------- error macros (verbatim copies of common/cuda-check.h)
+// ---------------------------------------------------------------- error macros (verbatim copies of
+// common/cuda-check.h)
 #define CUDA_CHECK(call)                                                         \
     do {                                                                         \
         cudaError_t status_ = (call);                                            \
@@ -139,41 +167,80 @@ struct Csr {
     float* val;            // nnz
 };
 // snippet: pcsr
-// PCSR for one V. Blocking: rows grouped into panels of V; each distinct column of a panel is one vector of V values, zero where a row
-// lacks the column (the padding PR_V counts). Balancing: every non-empty panel cut into pieces of at most SG vectors; pieceRow is the
-// paper's TRow, the panel a piece belongs to, written -1 - panel when the panel was cut: such a piece adds into C by atomics, a whole
-// panel's only piece stores. zeroPanels lists the panels whose rows must start at zero (the cut ones, and the empty ones, which no piece
-// writes). V = 1 and no cut is the CSR itself.
+// PCSR for one V. Blocking: rows grouped into panels of V; each distinct column of a panel is one
+// vector of V values, zero where a row lacks the column (the padding PR_V counts). Balancing: every
+// non-empty panel cut into pieces of at most SG vectors; pieceRow is the paper's TRow, the panel a
+// piece belongs to, written -1 - panel when the panel was cut: such a piece adds into C by atomics,
+// a whole panel's only piece stores. zeroPanels lists the panels whose rows must start at zero (the
+// cut ones, and the empty ones, which no piece writes). V = 1 and no cut is the CSR itself.
 struct Pcsr {
     int V, panels, vectors;
     int* panelPtr;  // panels + 1, into the vectors
     int* vecCol;    // vectors
     float* vecVal;  // vectors * V: the V values of vector e at e * V
     int nonEmpty, splitGranularity, pieces, zeroCount;
-    int *pieceStart, *pieceRow, *zeroPanels;  // pieces + 1, into the vectors; pieces: TRow (negative: a cut panel's); zeroCount
+    int *pieceStart, *pieceRow, *zeroPanels;  // pieces + 1, into the vectors; pieces: TRow
+                                              // (negative: a cut panel's); zeroCount
 };
 // end snippet
 // The paper's Table 3, counted on the host before any CUDA call, in this order.
-enum FeatureId { fN, fNHat, fNnz, fDelta, fD, fDHat, fDMax, fCv, fCvHat, fSr1, fSr2, fRho, fB, fBMax, fPr2 };
-static const char* const kFeatureNames[kFeatureCount] = {"n",     "n_hat", "nnz", "delta", "d", "d_hat", "d_max", "cv",
-                                                         "cv_hat", "sr_1", "sr_2", "rho", "b", "b_max", "pr_2"};
+enum FeatureId {
+    fN,
+    fNHat,
+    fNnz,
+    fDelta,
+    fD,
+    fDHat,
+    fDMax,
+    fCv,
+    fCvHat,
+    fSr1,
+    fSr2,
+    fRho,
+    fB,
+    fBMax,
+    fPr2
+};
+static const char* const kFeatureNames[kFeatureCount] = {"n",     "n_hat", "nnz", "delta",  "d",
+                                                         "d_hat", "d_max", "cv",  "cv_hat", "sr_1",
+                                                         "sr_2",  "rho",   "b",   "b_max",  "pr_2"};
 struct Input {
     char name[48], about[160];
     Csr a;
     Pcsr pcsr[3];  // V = 1, 2, 4
     double feature[kFeatureCount];
-    int sweepDims, reorderedFrom, family;  // swept at the first sweepDims dims; RCM copy of; training family (-1: none)
+    int sweepDims, reorderedFrom,
+        family;  // swept at the first sweepDims dims; RCM copy of; training family (-1: none)
 };
-struct Config { int W, F, V, S; };
+struct Config {
+    int W, F, V, S;
+};
 static Config makeConfig(int W, int F, int V, int S) {
     Config c = {W, F, V, S};
     return c;
 }
-// A node of a decision tree: a split (go left when feature <= threshold) or, when feature < 0, a leaf.
-struct TreeNode { int feature; double threshold; int left, right; Config leaf; };
-struct Tree { int dim, nodeCount; TreeNode nodes[kMaxTreeNodes]; };
-struct Model { char path[256], provenance[160], lofo[64]; int treeCount; Tree trees[kMaxDims]; };  // the "# gpu:", "# leave-one..." lines
-struct Options { int small, train, dims[kMaxDims], dimCount, pathCount; const char* modelPath; char** paths; };
+// A node of a decision tree: a split (go left when feature <= threshold) or, when feature < 0, a
+// leaf.
+struct TreeNode {
+    int feature;
+    double threshold;
+    int left, right;
+    Config leaf;
+};
+struct Tree {
+    int dim, nodeCount;
+    TreeNode nodes[kMaxTreeNodes];
+};
+struct Model {
+    char path[256], provenance[160], lofo[64];
+    int treeCount;
+    Tree trees[kMaxDims];
+};  // the "# gpu:", "# leave-one..." lines
+struct Options {
+    int small, train, dims[kMaxDims], dimCount, pathCount;
+    const char* modelPath;
+    char** paths;
+};
 // A growing list of (row, column, value) triples, from which every CSR of the lesson is built.
 struct Triples {
     long long count, cap;
@@ -185,8 +252,8 @@ struct DeviceInput {  // the same structs, their arrays in device memory
     Pcsr pcsr[3];
     float *B, *C;  // n x dim each, row-major
 };
-// One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind one function, so that checking and timing
-// treat them all alike.
+// One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind
+// one function, so that checking and timing treat them all alike.
 struct LaunchCtx {
     const DeviceInput* d;
     int dim;
@@ -212,15 +279,20 @@ struct DimResult {
     Config configs[kMaxConfigs];
     float ms[kMaxConfigs], cusparseMs, basicMs;
 };
-// One dim's training data: per graph its features and, per configuration, its normalized performance (best time / its time; 0 when it
-// failed).
+// One dim's training data: per graph its features and, per configuration, its normalized
+// performance (best time / its time; 0 when it failed).
 struct TrainSet {
     int dim, samples, configCount;
     Config configs[kMaxConfigs];
     double *x, *perf;  // samples x kFeatureCount; samples x configCount
 };
-struct ValueOf { double value; int sample; };
-struct DegreeOf { int degree, id; };
+struct ValueOf {
+    double value;
+    int sample;
+};
+struct DegreeOf {
+    int degree, id;
+};
 struct GcnCtx {
     cublasHandle_t blas;
     int n, width[3];
@@ -243,17 +315,21 @@ static int readModel(const char* path, Model* m);
 
 // ---------------------------------------------------------------- kernels
 // snippet: basic-kernel
-// Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per column of C, every lane reading the row's
-// column index and value itself (the 32 reads of one address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the
-// row is walked once per strip.
-// Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y = ceil(dim / 32).
+// Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per
+// column of C, every lane reading the row's column index and value itself (the 32 reads of one
+// address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the row is
+// walked once per strip. Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y =
+// ceil(dim / 32).
 __global__ void spmmBasic(int n, const int* __restrict__ rowPtr, const int* __restrict__ colIdx,
-                          const float* __restrict__ val, const float* __restrict__ B, float* __restrict__ C, int dim) {
+                          const float* __restrict__ val, const float* __restrict__ B,
+                          float* __restrict__ C, int dim) {
     const int row = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
     const int col = blockIdx.y * kWarpSize + threadIdx.x % kWarpSize;
-    if (row >= n || col >= dim) return;  // no shuffles below, so a lane may leave alone
+    if (row >= n || col >= dim)
+        return;  // no shuffles below, so a lane may leave alone
     float acc = 0.0f;
-    for (int e = rowPtr[row]; e < rowPtr[row + 1]; ++e) acc += val[e] * B[(size_t)colIdx[e] * dim + col];
+    for (int e = rowPtr[row]; e < rowPtr[row + 1]; ++e)
+        acc += val[e] * B[(size_t)colIdx[e] * dim + col];
     C[(size_t)row * dim + col] = acc;
 }
 // end snippet
@@ -270,11 +346,12 @@ __device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out)
         out[0] = __ldg(p);
     }
 }
-// A lane's F columns of one B row. Packed: F consecutive columns from c0, loaded as float4s (F a multiple of 4) or float2s, one instruction
-// for four or two (the host packs only when dim keeps every B row aligned to them). Otherwise strided: c0 + 32 j, one coalesced warp load
-// per column.
+// A lane's F columns of one B row. Packed: F consecutive columns from c0, loaded as float4s (F a
+// multiple of 4) or float2s, one instruction for four or two (the host packs only when dim keeps
+// every B row aligned to them). Otherwise strided: c0 + 32 j, one coalesced warp load per column.
 template <int F, bool Packed>
-__device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int dim, float (&b)[F]) {
+__device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int dim,
+                                      float (&b)[F]) {
     constexpr int step = !Packed ? 1 : F % 4 == 0 ? 4 : F % 2 == 0 ? 2 : 1;
 #pragma unroll
     for (int q = 0; q < F; q += step) {
@@ -283,18 +360,21 @@ __device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int
             loadRun<step>(row + c, b + q);
         } else {
 #pragma unroll
-            for (int r = 0; r < step; ++r) b[q + r] = 0.0f;
+            for (int r = 0; r < step; ++r)
+                b[q + r] = 0.0f;
         }
     }
 }
 // snippet: engine-loop
-// The work unit's vectors, 32 at a time: each lane loads one vector (column and V values, coalesced), then the warp walks them with
-// shuffles, so A is read once, not once per lane. Per vector a lane loads its F elements of one B row and uses each V times (blocking), and
-// the column index F times (coarsening).
+// The work unit's vectors, 32 at a time: each lane loads one vector (column and V values,
+// coalesced), then the warp walks them with shuffles, so A is read once, not once per lane. Per
+// vector a lane loads its F elements of one B row and uses each V times (blocking), and the column
+// index F times (coarsening).
 template <int V, int F, bool Packed>
 __device__ __forceinline__ void accumulate(int begin, int end, const int* __restrict__ vecCol,
-                                           const float* __restrict__ vecVal, const float* __restrict__ B, int dim,
-                                           int c0, float (&acc)[V][F]) {
+                                           const float* __restrict__ vecVal,
+                                           const float* __restrict__ B, int dim, int c0,
+                                           float (&acc)[V][F]) {
     const int lane = threadIdx.x % kWarpSize;
     for (int chunk = begin; chunk < end; chunk += kWarpSize) {
         int myCol = 0;
@@ -309,43 +389,55 @@ __device__ __forceinline__ void accumulate(int begin, int end, const int* __rest
             const int col = __shfl_sync(0xffffffffu, myCol, t);
             float a[V], b[F];
 #pragma unroll
-            for (int k = 0; k < V; ++k) a[k] = __shfl_sync(0xffffffffu, myVal[k], t);
+            for (int k = 0; k < V; ++k)
+                a[k] = __shfl_sync(0xffffffffu, myVal[k], t);
             loadB<F, Packed>(B + (size_t)col * dim, c0, dim, b);
 #pragma unroll
             for (int j = 0; j < F; ++j) {
 #pragma unroll
-                for (int k = 0; k < V; ++k) acc[k][j] = fmaf(a[k], b[j], acc[k][j]);
+                for (int k = 0; k < V; ++k)
+                    acc[k][j] = fmaf(a[k], b[j], acc[k][j]);
             }
         }
     }
 }
 // end snippet
 // snippet: engine
-// The parametric engine. One warp owns one work unit: a panel of V rows (S = false) or a piece of one (S = true; unitPanel is TRow). The
-// warp covers 32 F columns of C, lane l the F columns from c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle
-// (the MAC-job gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the only piece of a whole panel
-// stores, as S = false does, so balancing costs little where no row is long.
-// Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <= 256.
+// The parametric engine. One warp owns one work unit: a panel of V rows (S = false) or a piece of
+// one (S = true; unitPanel is TRow). The warp covers 32 F columns of C, lane l the F columns from
+// c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle (the MAC-job
+// gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the
+// only piece of a whole panel stores, as S = false does, so balancing costs little where no row is
+// long. Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <=
+// 256.
 template <int V, int F, bool S>
-__global__ void spmmEngine(int units, const int* __restrict__ unitStart, const int* __restrict__ unitPanel,
-                           const int* __restrict__ vecCol, const float* __restrict__ vecVal,
-                           const float* __restrict__ B, float* __restrict__ C, int n, int dim, int packed) {
+__global__ void spmmEngine(int units, const int* __restrict__ unitStart,
+                           const int* __restrict__ unitPanel, const int* __restrict__ vecCol,
+                           const float* __restrict__ vecVal, const float* __restrict__ B,
+                           float* __restrict__ C, int n, int dim, int packed) {
     const int unit = blockIdx.x * (blockDim.x / kWarpSize) + threadIdx.x / kWarpSize;
-    if (unit >= units) return;  // the same unit in the whole warp, so the warp leaves together
+    if (unit >= units)
+        return;  // the same unit in the whole warp, so the warp leaves together
     const int lane = threadIdx.x % kWarpSize;
     const int c0 = blockIdx.y * kWarpSize * F + (packed ? lane * F : lane);
     float acc[V][F] = {};
-    if (packed) accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
-    else accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0, acc);
+    if (packed)
+        accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
+                               acc);
+    else
+        accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
+                                acc);
     const int tag = S ? unitPanel[unit] : unit, panel = tag >= 0 ? tag : -1 - tag;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int row = panel * V + k;
-        if (row >= n) continue;  // the missing rows of a last, part-empty panel
+        if (row >= n)
+            continue;  // the missing rows of a last, part-empty panel
 #pragma unroll
         for (int j = 0; j < F; ++j) {
             const int c = packed ? c0 + j : c0 + kWarpSize * j;
-            if (c >= dim) continue;
+            if (c >= dim)
+                continue;
             if (S && tag < 0) {
                 atomicAdd(&C[(size_t)row * dim + c], acc[k][j]);
             } else {
@@ -355,19 +447,23 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart, const i
     }
 }
 // end snippet
-typedef void (*EngineKernel)(int, const int*, const int*, const int*, const float*, const float*, float*, int, int, int);
-#define ENGINE_ROW(V, S) \
-    { spmmEngine<V, 1, S>, spmmEngine<V, 2, S>, spmmEngine<V, 3, S>, spmmEngine<V, 4, S>, \
-      spmmEngine<V, 5, S>, spmmEngine<V, 6, S>, spmmEngine<V, 7, S>, spmmEngine<V, 8, S> }
-static const EngineKernel kEngines[3][2][kMaxF] = {{ENGINE_ROW(1, false), ENGINE_ROW(1, true)}, {ENGINE_ROW(2, false), ENGINE_ROW(2, true)},
+typedef void (*EngineKernel)(int, const int*, const int*, const int*, const float*, const float*,
+                             float*, int, int, int);
+#define ENGINE_ROW(V, S)                                                                 \
+    {spmmEngine<V, 1, S>, spmmEngine<V, 2, S>, spmmEngine<V, 3, S>, spmmEngine<V, 4, S>, \
+     spmmEngine<V, 5, S>, spmmEngine<V, 6, S>, spmmEngine<V, 7, S>, spmmEngine<V, 8, S>}
+static const EngineKernel kEngines[3][2][kMaxF] = {{ENGINE_ROW(1, false), ENGINE_ROW(1, true)},
+                                                   {ENGINE_ROW(2, false), ENGINE_ROW(2, true)},
                                                    {ENGINE_ROW(4, false), ENGINE_ROW(4, true)}};
 #undef ENGINE_ROW
-// The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the first of them, against the reference at
-// its own pitch. NaN fails (!(err <= tol)).
-// Launch: any grid; a grid-stride loop covers n * dim.
-__global__ void countWrong(const float* __restrict__ got, const float* __restrict__ want, const float* __restrict__ tol,
-                           long long count, int dim, int pitch, unsigned long long* wrong) {
-    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
+// The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the
+// first of them, against the reference at its own pitch. NaN fails (!(err <= tol)). Launch: any
+// grid; a grid-stride loop covers n * dim.
+__global__ void countWrong(const float* __restrict__ got, const float* __restrict__ want,
+                           const float* __restrict__ tol, long long count, int dim, int pitch,
+                           unsigned long long* wrong) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += (long long)gridDim.x * blockDim.x) {
         const long long at = (i / dim) * pitch + i % dim;
         if (!(fabsf(got[i] - want[at]) <= tol[at])) {
             atomicAdd(&wrong[0], 1ull);
@@ -375,55 +471,73 @@ __global__ void countWrong(const float* __restrict__ got, const float* __restric
         }
     }
 }
-// Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the empty ones, which no piece writes. A
-// block clears 256 / dim rows (one when dim >= 256), each row's columns by consecutive threads.
-// Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >= count * V.
-__global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim, float* __restrict__ C) {
-    const int width = dim < 256 ? dim : 256, r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
-    const int row = threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
-    for (int c = threadIdx.x % width; row < n && c < dim; c += width) C[(size_t)row * dim + c] = 0.0f;
+// Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the
+// empty ones, which no piece writes. A block clears 256 / dim rows (one when dim >= 256), each
+// row's columns by consecutive threads. Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >=
+// count * V.
+__global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim,
+                         float* __restrict__ C) {
+    const int width = dim < 256 ? dim : 256,
+              r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
+    const int row =
+        threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
+    for (int c = threadIdx.x % width; row < n && c < dim; c += width)
+        C[(size_t)row * dim + c] = 0.0f;
 }
 // The GCN's activation between its layers, in place.
 // Launch: one thread per element; gridDim.x * blockDim.x >= count.
 __global__ void reluInPlace(float* __restrict__ x, long long count) {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count) x[i] = fmaxf(x[i], 0.0f);
+    if (i < count)
+        x[i] = fmaxf(x[i], 0.0f);
 }
 
 // ---------------------------------------------------------------- CPU judge
 // snippet: reference
-// The judge, in double, at the widest dim (a narrower dim is its first columns). Whatever order a kernel adds in (a warp's loop, pieces
-// joined by atomics, cuSPARSE's own), each of a row's deg products meets at most deg roundings of fp32 (u = 2^-24), so |error| <=
-// gamma(deg) sum |a_ij b_jk| with gamma(k) = k u / (1 - k u); deg + 2 leaves room for rounding want itself, padding adds exact zeros, and a
-// tiny floor keeps a row that cancels to 0 from needing exactly 0. The test is written !(err <= tol), so NaN fails.
+// The judge, in double, at the widest dim (a narrower dim is its first columns). Whatever order a
+// kernel adds in (a warp's loop, pieces joined by atomics, cuSPARSE's own), each of a row's deg
+// products meets at most deg roundings of fp32 (u = 2^-24), so |error| <= gamma(deg) sum |a_ij
+// b_jk| with gamma(k) = k u / (1 - k u); deg + 2 leaves room for rounding want itself, padding adds
+// exact zeros, and a tiny floor keeps a row that cancels to 0 from needing exactly 0. The test is
+// written !(err <= tol), so NaN fails.
 static void cpuReference(const Csr* a, const float* B, int dim, float* want, float* tol) {
     double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
     double* mag = acc + dim;
     for (int i = 0; i < a->n; ++i) {
-        for (int k = 0; k < dim; ++k) acc[k] = 0.0, mag[k] = 0.0;
+        for (int k = 0; k < dim; ++k)
+            acc[k] = 0.0, mag[k] = 0.0;
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
             const double v = a->val[e];
             const float* bRow = B + (size_t)a->colIdx[e] * dim;
-            for (int k = 0; k < dim; ++k) acc[k] += v * (double)bRow[k], mag[k] += fabs(v * (double)bRow[k]);
+            for (int k = 0; k < dim; ++k)
+                acc[k] += v * (double)bRow[k], mag[k] += fabs(v * (double)bRow[k]);
         }
         const double ku = (double)(a->rowPtr[i + 1] - a->rowPtr[i] + 2) * 0x1p-24;
-        for (int k = 0; k < dim; ++k) want[(size_t)i * dim + k] = (float)acc[k], tol[(size_t)i * dim + k] = (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
+        for (int k = 0; k < dim; ++k)
+            want[(size_t)i * dim + k] = (float)acc[k],
+                                   tol[(size_t)i * dim + k] =
+                                       (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
     }
     free(acc);
 }
 // end snippet
-static double gammaOf(int k) { return k * 0x1p-24 / (1.0 - k * 0x1p-24); }
-// The CPU GCN in double, carrying for every element a bound on how far an fp32 computation in any order can be from it: a sum of k terms
-// whose inputs are each off by e_t is off by at most sum |w_t| e_t + gamma(k + 2) sum |w_t| (|x_t| + e_t); relu does not widen an error.
-// Per layer Y = A (H W): the dense product first (H n x k, W k x m), then the aggregation, relu after layer 1.
-static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, const float* w, int m, int relu, double* y, double* yErr) {
+static double gammaOf(int k) {
+    return k * 0x1p-24 / (1.0 - k * 0x1p-24);
+}
+// The CPU GCN in double, carrying for every element a bound on how far an fp32 computation in any
+// order can be from it: a sum of k terms whose inputs are each off by e_t is off by at most sum
+// |w_t| e_t + gamma(k + 2) sum |w_t| (|x_t| + e_t); relu does not widen an error. Per layer Y = A
+// (H W): the dense product first (H n x k, W k x m), then the aggregation, relu after layer 1.
+static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, const float* w,
+                     int m, int relu, double* y, double* yErr) {
     double* t = (double*)checkedMalloc((size_t)a->n * m * 2 * sizeof(double));
     double* tErr = t + (size_t)a->n * m;
     for (int i = 0; i < a->n; ++i) {
         for (int j = 0; j < m; ++j) {
             double sum = 0.0, carried = 0.0, mag = 0.0;
             for (int q = 0; q < k; ++q) {
-                const double x = h[(size_t)i * k + q], e = hErr[(size_t)i * k + q], wq = w[(size_t)q * m + j];
+                const double x = h[(size_t)i * k + q], e = hErr[(size_t)i * k + q],
+                             wq = w[(size_t)q * m + j];
                 sum += x * wq, carried += fabs(wq) * e, mag += fabs(wq) * (fabs(x) + e);
             }
             t[(size_t)i * m + j] = sum, tErr[(size_t)i * m + j] = carried + gammaOf(k + 2) * mag;
@@ -436,9 +550,11 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
             for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
                 const size_t at = (size_t)a->colIdx[e] * m + j;
                 const double v = a->val[e];
-                sum += v * t[at], carried += fabs(v) * tErr[at], mag += fabs(v) * (fabs(t[at]) + tErr[at]);
+                sum += v * t[at], carried += fabs(v) * tErr[at],
+                    mag += fabs(v) * (fabs(t[at]) + tErr[at]);
             }
-            y[(size_t)i * m + j] = relu && sum < 0.0 ? 0.0 : sum, yErr[(size_t)i * m + j] = carried + g * mag;
+            y[(size_t)i * m + j] = relu && sum < 0.0 ? 0.0 : sum,
+                              yErr[(size_t)i * m + j] = carried + g * mag;
         }
     }
     free(t);
@@ -446,79 +562,116 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
 
 // ---------------------------------------------------------------- PCSR and its features
 // snippet: pcsr-build
-// Blocking: for each panel of V rows, merge the rows' sorted column lists; every distinct column becomes one vector, and a row that lacks
-// the column contributes a zero. Pass 0 counts, pass 1 fills. Balancing: SG is one mean panel rounded up to whole staging passes of 32
-// vectors, or less when that leaves fewer than kTargetPieces pieces; every non-empty panel is cut into pieces of at most SG vectors, each
-// remembering its panel (TRow).
+// Blocking: for each panel of V rows, merge the rows' sorted column lists; every distinct column
+// becomes one vector, and a row that lacks the column contributes a zero. Pass 0 counts, pass 1
+// fills. Balancing: SG is one mean panel rounded up to whole staging passes of 32 vectors, or less
+// when that leaves fewer than kTargetPieces pieces; every non-empty panel is cut into pieces of at
+// most SG vectors, each remembering its panel (TRow).
 static void buildPcsr(const Csr* a, int V, Pcsr* p) {
     int cursor[4], end[4];
     memset(p, 0, sizeof(*p));
     p->V = V, p->panels = ceilDiv(a->n, V);
     p->panelPtr = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) * sizeof(int));  // a vector holds at least one entry
+    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) *
+                                    sizeof(int));  // a vector holds at least one entry
     p->vecVal = (float*)checkedMalloc((size_t)(a->nnz + 1) * V * sizeof(float));
     for (int q = 0; q < p->panels; ++q) {
         p->panelPtr[q] = p->vectors;
-        for (int k = 0; k < V; ++k) cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0, end[k] = q * V + k < a->n ? a->rowPtr[q * V + k + 1] : 0;
+        for (int k = 0; k < V; ++k)
+            cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0,
+            end[k] = q * V + k < a->n ? a->rowPtr[q * V + k + 1] : 0;
         for (;;) {
             int col = INT_MAX;  // the smallest column of the panel not yet taken
-            for (int k = 0; k < V; ++k) col = cursor[k] < end[k] && a->colIdx[cursor[k]] < col ? a->colIdx[cursor[k]] : col;
-            if (col == INT_MAX) break;
+            for (int k = 0; k < V; ++k)
+                col = cursor[k] < end[k] && a->colIdx[cursor[k]] < col ? a->colIdx[cursor[k]] : col;
+            if (col == INT_MAX)
+                break;
             for (int k = 0; k < V; ++k) {
                 const int has = cursor[k] < end[k] && a->colIdx[cursor[k]] == col;
-                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f, cursor[k] += has;
+                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f,
+                                                   cursor[k] += has;
             }
             p->vecCol[p->vectors++] = col;
         }
         p->nonEmpty += p->vectors > p->panelPtr[q];
     }
     p->panelPtr[p->panels] = p->vectors;
-    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1, enough = ceilDiv(p->vectors, kTargetPieces);
-    p->splitGranularity = kWarpSize * (ceilDiv(mean < enough ? mean : enough, kWarpSize) > 0 ? ceilDiv(mean < enough ? mean : enough, kWarpSize) : 1);
-    for (int q = 0; q < p->panels; ++q) p->pieces += ceilDiv(p->panelPtr[q + 1] - p->panelPtr[q], p->splitGranularity);
+    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1,
+              enough = ceilDiv(p->vectors, kTargetPieces);
+    p->splitGranularity = kWarpSize * (ceilDiv(mean < enough ? mean : enough, kWarpSize) > 0
+                                           ? ceilDiv(mean < enough ? mean : enough, kWarpSize)
+                                           : 1);
+    for (int q = 0; q < p->panels; ++q)
+        p->pieces += ceilDiv(p->panelPtr[q + 1] - p->panelPtr[q], p->splitGranularity);
     p->pieceStart = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
     p->pieceRow = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
     p->zeroPanels = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
     for (int q = 0, k = 0; q < p->panels; ++q) {
         const int cut = p->panelPtr[q + 1] - p->panelPtr[q] > p->splitGranularity;
-        if (cut || p->panelPtr[q + 1] == p->panelPtr[q]) p->zeroPanels[p->zeroCount++] = q;
-        for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity) p->pieceStart[k] = e, p->pieceRow[k++] = cut ? -1 - q : q;
+        if (cut || p->panelPtr[q + 1] == p->panelPtr[q])
+            p->zeroPanels[p->zeroCount++] = q;
+        for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity)
+            p->pieceStart[k] = e, p->pieceRow[k++] = cut ? -1 - q : q;
     }
     p->pieceStart[p->pieces] = p->vectors;
 }
 // end snippet
 // snippet: features
-// The paper's 15 features in three groups, all counted on the host from the CSR and the PCSR, so the decider's answer is known before the
-// GPU runs. Size: n, n_hat (non-empty rows), nnz, delta = n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat
-// (standard deviation over mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty panel. Locality: rho
-// = nnz / n^2, b and b_max (a row's last column minus its first: mean and largest), PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values
-// that are padding.
+// The paper's 15 features in three groups, all counted on the host from the CSR and the PCSR, so
+// the decider's answer is known before the GPU runs. Size: n, n_hat (non-empty rows), nnz, delta =
+// n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat (standard deviation
+// over mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty
+// panel. Locality: rho = nnz / n^2, b and b_max (a row's last column minus its first: mean and
+// largest), PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values that are padding.
 static void analyseInput(Input* in) {
     const Csr* a = &in->a;
     double sumSq = 0.0, band = 0.0, nHat = 0.0, dMax = 0.0, bMax = 0.0;
     for (int i = 0; i < a->n; ++i) {
         const int d = a->rowPtr[i + 1] - a->rowPtr[i];
-        if (d == 0) continue;
+        if (d == 0)
+            continue;
         const double width = a->colIdx[a->rowPtr[i + 1] - 1] - a->colIdx[a->rowPtr[i]];
         nHat += 1.0, sumSq += (double)d * d, band += width;
         dMax = d > dMax ? d : dMax, bMax = width > bMax ? width : bMax;
     }
     const double n = a->n, nnz = a->nnz, nh = nHat > 0 ? nHat : 1;
-    const double varAll = sumSq / n - (nnz / n) * (nnz / n), varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
-    for (int v = 0; v < kVCount; ++v) buildPcsr(a, kVChoices[v], &in->pcsr[v]);
+    const double varAll = sumSq / n - (nnz / n) * (nnz / n),
+                 varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
+    for (int v = 0; v < kVCount; ++v)
+        buildPcsr(a, kVChoices[v], &in->pcsr[v]);
     double splitRatio[2];
-    for (int v = 0; v < 2; ++v) splitRatio[v] = in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
-    const double values[kFeatureCount] = {n, nHat, nnz, nHat / n, nnz / n, nnz / nh, dMax, nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
-                                          nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0, splitRatio[0], splitRatio[1], nnz / (n * n),
-                                          band / nh, bMax, 1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
+    for (int v = 0; v < 2; ++v)
+        splitRatio[v] =
+            in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
+    const double values[kFeatureCount] = {
+        n,
+        nHat,
+        nnz,
+        nHat / n,
+        nnz / n,
+        nnz / nh,
+        dMax,
+        nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
+        nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0,
+        splitRatio[0],
+        splitRatio[1],
+        nnz / (n * n),
+        band / nh,
+        bMax,
+        1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
     memcpy(in->feature, values, sizeof(values));
 }
 // end snippet
 
 // ---------------------------------------------------------------- timing and launchers
-static int vIndex(int V) { return V == 1 ? 0 : V == 2 ? 1 : 2; }
-// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple of it.
-static int packedFor(int F, int dim) { return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0; }
+static int vIndex(int V) {
+    return V == 1 ? 0 : V == 2 ? 1 : 2;
+}
+// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple of
+// it.
+static int packedFor(int F, int dim) {
+    return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0;
+}
 // snippet: launch-engine
 static void launchEngine(const void* p) {
     const LaunchCtx* x = (const LaunchCtx*)p;
@@ -528,13 +681,16 @@ static void launchEngine(const void* p) {
     if (c.S && q->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
         CUDA_CHECK(cudaMemsetAsync(x->d->C, 0, (size_t)n * x->dim * sizeof(float), x->stream));
     } else if (c.S && q->zeroCount > 0) {
-        zeroRows<<<ceilDiv(q->zeroCount * c.V, 256 / (x->dim < 256 ? x->dim : 256)), 256, 0, x->stream>>>(q->zeroPanels, q->zeroCount, c.V, n, x->dim, x->d->C);
+        zeroRows<<<ceilDiv(q->zeroCount * c.V, 256 / (x->dim < 256 ? x->dim : 256)), 256, 0,
+                   x->stream>>>(q->zeroPanels, q->zeroCount, c.V, n, x->dim, x->d->C);
         CUDA_CHECK(cudaGetLastError());
     }
-    if (units == 0) return;
+    if (units == 0)
+        return;
     const dim3 grid(ceilDiv(units, c.W), ceilDiv(x->dim, kWarpSize * c.F));
     kEngines[vIndex(c.V)][c.S][c.F - 1]<<<grid, kWarpSize * c.W, 0, x->stream>>>(
-        units, c.S ? q->pieceStart : q->panelPtr, q->pieceRow, q->vecCol, q->vecVal, x->d->B, x->d->C, n, x->dim, packedFor(c.F, x->dim));
+        units, c.S ? q->pieceStart : q->panelPtr, q->pieceRow, q->vecCol, q->vecVal, x->d->B,
+        x->d->C, n, x->dim, packedFor(c.F, x->dim));
     CUDA_CHECK(cudaGetLastError());
 }
 // end snippet
@@ -542,113 +698,157 @@ static void launchBasic(const void* p) {
     const LaunchCtx* x = (const LaunchCtx*)p;
     const Csr* a = &x->d->a;
     const dim3 grid(ceilDiv(a->n, kBasicWarpsPerBlock), ceilDiv(x->dim, kWarpSize));
-    spmmBasic<<<grid, kWarpSize * kBasicWarpsPerBlock, 0, x->stream>>>(a->n, a->rowPtr, a->colIdx, a->val, x->d->B, x->d->C, x->dim);
+    spmmBasic<<<grid, kWarpSize * kBasicWarpsPerBlock, 0, x->stream>>>(
+        a->n, a->rowPtr, a->colIdx, a->val, x->d->B, x->d->C, x->dim);
     CUDA_CHECK(cudaGetLastError());
 }
 static void launchCusparse(const void* p) {
     const LaunchCtx* x = (const LaunchCtx*)p;
     const float alpha = 1.0f, beta = 0.0f;
-    CUSPARSE_CHECK(cusparseSpMM(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-                                x->matA, x->matB, &beta, x->matC, CUDA_R_32F, x->alg, x->buffer));
+    CUSPARSE_CHECK(cusparseSpMM(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA, x->matB, &beta,
+                                x->matC, CUDA_R_32F, x->alg, x->buffer));
 }
 // snippet: time-ms
-// Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call timed alone says how many make a window of
-// kMinWindowMs; those calls are captured on `stream` into a CUDA graph and replayed between two events: launched one by one from the host,
-// a call of a few microseconds would run at the host's pace. graph = 0 launches them from the host instead (the GCN's passes, which take
-// far longer).
-static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t stream, int warmups, int runs, int graph) {
+// Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call
+// timed alone says how many make a window of kMinWindowMs; those calls are captured on `stream`
+// into a CUDA graph and replayed between two events: launched one by one from the host, a call of a
+// few microseconds would run at the host's pace. graph = 0 launches them from the host instead (the
+// GCN's passes, which take far longer).
+static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t stream, int warmups,
+                    int runs, int graph) {
     cudaGraph_t g;
     cudaGraphExec_t exec;
     cudaEvent_t start, stop;
     float ms = 0.0f;
-    CUDA_CHECK(cudaEventCreate(&start)); CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < warmups; ++i) launch(ctx);
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmups; ++i)
+        launch(ctx);
     CUDA_CHECK(cudaEventRecord(start, stream));
     launch(ctx);  // alone between the events: how many calls make the window
-    CUDA_CHECK(cudaEventRecord(stop, stream)); CUDA_CHECK(cudaEventSynchronize(stop)); CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (graph && ms * runs < kMinWindowMs) runs = ms * kMaxTimedRuns < kMinWindowMs ? kMaxTimedRuns : (int)(kMinWindowMs / ms) + 1;
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (graph && ms * runs < kMinWindowMs)
+        runs = ms * kMaxTimedRuns < kMinWindowMs ? kMaxTimedRuns : (int)(kMinWindowMs / ms) + 1;
     if (graph) {
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < runs; ++i) launch(ctx);
-        CUDA_CHECK(cudaStreamEndCapture(stream, &g)); CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0)); CUDA_CHECK(cudaGraphUpload(exec, stream));
+        for (int i = 0; i < runs; ++i)
+            launch(ctx);
+        CUDA_CHECK(cudaStreamEndCapture(stream, &g));
+        CUDA_CHECK(cudaGraphInstantiate(&exec, g, 0));
+        CUDA_CHECK(cudaGraphUpload(exec, stream));
     }
     CUDA_CHECK(cudaEventRecord(start, stream));
-    if (graph) CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    for (int i = 0; i < runs && !graph; ++i) launch(ctx);
-    CUDA_CHECK(cudaEventRecord(stop, stream)); CUDA_CHECK(cudaEventSynchronize(stop)); CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start)); CUDA_CHECK(cudaEventDestroy(stop));
-    if (graph) CUDA_CHECK(cudaGraphExecDestroy(exec));
-    if (graph) CUDA_CHECK(cudaGraphDestroy(g));
+    if (graph)
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    for (int i = 0; i < runs && !graph; ++i)
+        launch(ctx);
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    if (graph)
+        CUDA_CHECK(cudaGraphExecDestroy(exec));
+    if (graph)
+        CUDA_CHECK(cudaGraphDestroy(g));
     return ms / runs;
 }
 // end snippet
-// The first CUDA call of a run: without a device, the course's line and 0; with one, its line and 1.
+// The first CUDA call of a run: without a device, the course's line and 0; with one, its line
+// and 1.
 static int deviceFound(cudaDeviceProp* prop) {
     int count = 0, driver = 0, runtime = 0;
     const cudaError_t probe = cudaGetDeviceCount(&count);
     if (probe != cudaSuccess || count == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n", probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
+               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
         return 0;
     }
-    CUDA_CHECK(cudaGetDeviceProperties(prop, 0)); CUDA_CHECK(cudaDriverGetVersion(&driver)); CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    printf("~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n", prop->name, prop->major,
-           prop->minor, prop->multiProcessorCount, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    CUDA_CHECK(cudaGetDeviceProperties(prop, 0));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    printf("~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
+           prop->name, prop->major, prop->minor, prop->multiProcessorCount, driver / 1000,
+           (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
     return 1;
 }
 static void* upload(const void* src, size_t bytes) {
     void* dst = NULL;
-    CUDA_CHECK(cudaMalloc(&dst, bytes > 0 ? bytes : 4)); CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&dst, bytes > 0 ? bytes : 4));
+    CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
     return dst;
 }
 static void uploadInput(const Input* in, DeviceInput* d, int maxDim) {
     const Csr* a = &in->a;
     d->a = *a;
     d->a.rowPtr = (int*)upload(a->rowPtr, (a->n + 1) * sizeof(int));
-    d->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int)), d->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
+    d->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int)),
+    d->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
     for (int v = 0; v < kVCount; ++v) {
         const Pcsr* p = &in->pcsr[v];
         Pcsr* q = &d->pcsr[v];
         *q = *p;
-        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int)), q->vecCol = (int*)upload(p->vecCol, p->vectors * sizeof(int));
+        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int)),
+        q->vecCol = (int*)upload(p->vecCol, p->vectors * sizeof(int));
         q->vecVal = (float*)upload(p->vecVal, (size_t)p->vectors * p->V * sizeof(float));
-        q->pieceStart = (int*)upload(p->pieceStart, (p->pieces + 1) * sizeof(int)), q->pieceRow = (int*)upload(p->pieceRow, p->pieces * sizeof(int));
+        q->pieceStart = (int*)upload(p->pieceStart, (p->pieces + 1) * sizeof(int)),
+        q->pieceRow = (int*)upload(p->pieceRow, p->pieces * sizeof(int));
         q->zeroPanels = (int*)upload(p->zeroPanels, p->zeroCount * sizeof(int));
     }
-    CUDA_CHECK(cudaMalloc(&d->B, (size_t)a->n * maxDim * sizeof(float))); CUDA_CHECK(cudaMalloc(&d->C, (size_t)a->n * maxDim * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d->B, (size_t)a->n * maxDim * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d->C, (size_t)a->n * maxDim * sizeof(float)));
 }
 static void freeDeviceInput(DeviceInput* d) {
-    CUDA_CHECK(cudaFree(d->a.rowPtr)); CUDA_CHECK(cudaFree(d->a.colIdx)); CUDA_CHECK(cudaFree(d->a.val));
+    CUDA_CHECK(cudaFree(d->a.rowPtr));
+    CUDA_CHECK(cudaFree(d->a.colIdx));
+    CUDA_CHECK(cudaFree(d->a.val));
     for (int v = 0; v < kVCount; ++v) {
         const Pcsr* q = &d->pcsr[v];
-        CUDA_CHECK(cudaFree(q->panelPtr)); CUDA_CHECK(cudaFree(q->vecCol)); CUDA_CHECK(cudaFree(q->vecVal));
-        CUDA_CHECK(cudaFree(q->pieceStart)); CUDA_CHECK(cudaFree(q->pieceRow)); CUDA_CHECK(cudaFree(q->zeroPanels));
+        CUDA_CHECK(cudaFree(q->panelPtr));
+        CUDA_CHECK(cudaFree(q->vecCol));
+        CUDA_CHECK(cudaFree(q->vecVal));
+        CUDA_CHECK(cudaFree(q->pieceStart));
+        CUDA_CHECK(cudaFree(q->pieceRow));
+        CUDA_CHECK(cudaFree(q->zeroPanels));
     }
-    CUDA_CHECK(cudaFree(d->B)); CUDA_CHECK(cudaFree(d->C));
+    CUDA_CHECK(cudaFree(d->B));
+    CUDA_CHECK(cudaFree(d->C));
 }
 // Compares C at j->dim with the CPU's answer; reports the first wrong element on stderr.
 static int matchesCpu(const Judge* j, cudaStream_t stream, const char* variant) {
     unsigned long long wrong[2];
     CUDA_CHECK(cudaMemsetAsync(j->wrong, 0, sizeof(unsigned long long), stream));
     CUDA_CHECK(cudaMemsetAsync(j->wrong + 1, 0xff, sizeof(unsigned long long), stream));
-    countWrong<<<1024, 256, 0, stream>>>(j->d->C, j->want, j->tol, (long long)j->d->a.n * j->dim, j->dim, j->refDim, j->wrong);
-    CUDA_CHECK(cudaGetLastError()); CUDA_CHECK(cudaMemcpyAsync(wrong, j->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
+    countWrong<<<1024, 256, 0, stream>>>(j->d->C, j->want, j->tol, (long long)j->d->a.n * j->dim,
+                                         j->dim, j->refDim, j->wrong);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpyAsync(wrong, j->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     if (wrong[0] > 0) {
-        fprintf(stderr, "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n", j->inputName,
-                j->dim, variant, wrong[0], wrong[1] / j->dim, wrong[1] % j->dim);
+        fprintf(
+            stderr,
+            "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n",
+            j->inputName, j->dim, variant, wrong[0], wrong[1] / j->dim, wrong[1] % j->dim);
     }
     return wrong[0] == 0;
 }
 // snippet: checked-time
-// Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then compare what the last timed call left,
-// which catches a variant that adds into C without zeroing it first. Returns the mean time, or 0 after counting a failure (a failing
-// variant is not timed).
-static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx, const char* variant, int warmups, int runs, int* failures) {
-    CUDA_CHECK(cudaMemsetAsync(j->d->C, 0xff, (size_t)j->d->a.n * j->dim * sizeof(float), ctx->stream));
+// Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then
+// compare what the last timed call left, which catches a variant that adds into C without zeroing
+// it first. Returns the mean time, or 0 after counting a failure (a failing variant is not timed).
+static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx,
+                         const char* variant, int warmups, int runs, int* failures) {
+    CUDA_CHECK(
+        cudaMemsetAsync(j->d->C, 0xff, (size_t)j->d->a.n * j->dim * sizeof(float), ctx->stream));
     launch(ctx);
-    if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
+    if (!matchesCpu(j, ctx->stream, variant))
+        return ++*failures, 0.0f;
     const float ms = timeMs(launch, ctx, ctx->stream, warmups, runs, 1);
-    if (!matchesCpu(j, ctx->stream, variant)) return ++*failures, 0.0f;
+    if (!matchesCpu(j, ctx->stream, variant))
+        return ++*failures, 0.0f;
     return ms;
 }
 // end snippet
@@ -656,30 +856,47 @@ static float checkedTime(const Judge* j, void (*launch)(const void*), const Laun
 // ---------------------------------------------------------------- the sweep
 static int buildConfigs(int dim, int small, Config* out) {  // the sweep's space, in a fixed order
     int count = 0;
-    for (int v = 0; v < kVCount; ++v) for (int S = 0; S <= 1; ++S) for (int F = 1; F <= maxFFor(dim); ++F)
-                for (int w = 0; w < (small ? 2 : 4); ++w) out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F, kVChoices[v], S);
+    for (int v = 0; v < kVCount; ++v)
+        for (int S = 0; S <= 1; ++S)
+            for (int F = 1; F <= maxFFor(dim); ++F)
+                for (int w = 0; w < (small ? 2 : 4); ++w)
+                    out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F,
+                                              kVChoices[v], S);
     return count;
 }
-static int sameConfig(Config a, Config b) { return a.W == b.W && a.F == b.F && a.V == b.V && a.S == b.S; }
-static void configName(Config c, char* out, size_t cap) { snprintf(out, cap, "W%d F%d V%d S%d", c.W, c.F, c.V, c.S); }
+static int sameConfig(Config a, Config b) {
+    return a.W == b.W && a.F == b.F && a.V == b.V && a.S == b.S;
+}
+static void configName(Config c, char* out, size_t cap) {
+    snprintf(out, cap, "W%d F%d V%d S%d", c.W, c.F, c.V, c.S);
+}
 static int findConfig(const DimResult* r, Config c) {
-    for (int k = 0; k < r->configCount; ++k) if (sameConfig(r->configs[k], c)) return k;
+    for (int k = 0; k < r->configCount; ++k)
+        if (sameConfig(r->configs[k], c))
+            return k;
     return -1;
 }
-// cuSPARSE's operands for x->d's B and C at x->dim, and the work buffer its algorithm x->alg asks for.
+// cuSPARSE's operands for x->d's B and C at x->dim, and the work buffer its algorithm x->alg asks
+// for.
 static void cusparseOperands(LaunchCtx* x, int create) {
     const float alpha = 1.0f, beta = 0.0f;
     size_t bytes = 0;
     if (!create) {
-        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matB)); CUSPARSE_CHECK(cusparseDestroyDnMat(x->matC)); CUDA_CHECK(cudaFree(x->buffer));
+        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matB));
+        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matC));
+        CUDA_CHECK(cudaFree(x->buffer));
         return;
     }
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matB, x->d->a.n, x->dim, x->dim, x->d->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matC, x->d->a.n, x->dim, x->dim, x->d->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseSpMM_bufferSize(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA,
+    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matB, x->d->a.n, x->dim, x->dim, x->d->B, CUDA_R_32F,
+                                       CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matC, x->d->a.n, x->dim, x->dim, x->d->C, CUDA_R_32F,
+                                       CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseSpMM_bufferSize(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA,
                                            x->matB, &beta, x->matC, CUDA_R_32F, x->alg, &bytes));
     x->buffer = NULL;
-    if (bytes > 0) CUDA_CHECK(cudaMalloc(&x->buffer, bytes));
+    if (bytes > 0)
+        CUDA_CHECK(cudaMalloc(&x->buffer, bytes));
 }
 // cuSPARSE's two CSR algorithms (the faster is the baseline) and the basic kernel.
 static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs, DimResult* r) {
@@ -687,80 +904,109 @@ static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs,
     for (int k = 0; k < 2; ++k) {
         ctx->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2;
         cusparseOperands(ctx, 1);
-        const float ms = checkedTime(j, launchCusparse, ctx, kCusparseAlgNames[k], warmups, runs, &failures);
-        if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs)) r->cusparseMs = ms, r->cusparseAlg = k;
+        const float ms =
+            checkedTime(j, launchCusparse, ctx, kCusparseAlgNames[k], warmups, runs, &failures);
+        if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs))
+            r->cusparseMs = ms, r->cusparseAlg = k;
         cusparseOperands(ctx, 0);
     }
     r->basicMs = checkedTime(j, launchBasic, ctx, "basic", warmups, runs, &failures);
     return failures;
 }
-// Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the baselines and every configuration, each
-// checked against the CPU's answer (computed at the widest dim, kept on the device only around this input). Training needs the ranking
-// only: no baselines, checks at the first dim only (a cheap reference; the kernels are the same at every dim, each default run checks all).
-static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle, cudaStream_t stream, int training, DimResult* results) {
-    const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns, runs = training ? kTrainTimedRuns : kTimedRuns;
+// Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the
+// baselines and every configuration, each checked against the CPU's answer (computed at the widest
+// dim, kept on the device only around this input). Training needs the ranking only: no baselines,
+// checks at the first dim only (a cheap reference; the kernels are the same at every dim, each
+// default run checks all).
+static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle,
+                      cudaStream_t stream, int training, DimResult* results) {
+    const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns,
+              runs = training ? kTrainTimedRuns : kTimedRuns;
     int maxDim = 0, failures = 0;
-    for (int di = 0; di < in->sweepDims; ++di) maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
+    for (int di = 0; di < in->sweepDims; ++di)
+        maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
     const int refDim = training ? o->dims[0] : maxDim;
     const size_t size = (size_t)n * maxDim;
-    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B packed at a dim, want, tol
+    float* host =
+        (float*)checkedMalloc(4 * size * sizeof(float));  // B, B packed at a dim, want, tol
     float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
-    for (size_t i = 0; i < size; ++i) host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
-    for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim, (size_t)refDim * sizeof(float));
+    for (size_t i = 0; i < size; ++i)
+        host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
+    for (int i = 0; i < n; ++i)
+        memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim,
+               (size_t)refDim * sizeof(float));
     cpuReference(&in->a, packB, refDim, want, tol);
     DeviceInput d;
     uploadInput(in, &d, maxDim);
     Judge j = {&d, NULL, NULL, refDim, 0, NULL, in->name};
     float* reference;  // want, then tol
     CUDA_CHECK(cudaMalloc(&reference, 2 * (size_t)n * refDim * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float),
+                          cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMalloc(&j.wrong, 2 * sizeof(unsigned long long)));
     j.want = reference, j.tol = reference + (size_t)n * refDim;
     LaunchCtx ctx;
     memset(&ctx, 0, sizeof(ctx));
     ctx.d = &d, ctx.stream = stream, ctx.handle = handle;
-    CUSPARSE_CHECK(cusparseCreateCsr(&ctx.matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+    CUSPARSE_CHECK(cusparseCreateCsr(&ctx.matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     for (int di = 0; di < in->sweepDims; ++di) {
         DimResult* r = &results[di];
         const int dim = j.dim = ctx.dim = o->dims[di];
         memset(r, 0, sizeof(*r));
         r->dim = dim, r->best = -1, r->configCount = buildConfigs(dim, o->small, r->configs);
-        for (int i = 0; i < n; ++i) memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
+        for (int i = 0; i < n; ++i)
+            memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
         CUDA_CHECK(cudaMemcpy(d.B, packB, (size_t)n * dim * sizeof(float), cudaMemcpyHostToDevice));
-        if (!training) failures += sweepBaselines(&j, &ctx, warmups, runs, r);
+        if (!training)
+            failures += sweepBaselines(&j, &ctx, warmups, runs, r);
         for (int c = 0; c < r->configCount; ++c) {
             char variant[32];
             configName(r->configs[c], variant, sizeof(variant));
             ctx.cfg = r->configs[c];
-            r->ms[c] = !training || di == 0 ? checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures)
-                                            : timeMs(launchEngine, &ctx, stream, warmups, runs, 1);
-            if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best])) r->best = c;
+            r->ms[c] = !training || di == 0
+                           ? checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures)
+                           : timeMs(launchEngine, &ctx, stream, warmups, runs, 1);
+            if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best]))
+                r->best = c;
         }
     }
-    CUSPARSE_CHECK(cusparseDestroySpMat(ctx.matA)); CUDA_CHECK(cudaFree(reference)); CUDA_CHECK(cudaFree(j.wrong));
+    CUSPARSE_CHECK(cusparseDestroySpMat(ctx.matA));
+    CUDA_CHECK(cudaFree(reference));
+    CUDA_CHECK(cudaFree(j.wrong));
     freeDeviceInput(&d);
     free(host);
     return failures;
 }
-static double gflops(long long nnz, int dim, float ms) { return ms > 0.0f ? 2.0 * nnz * dim / (ms * 1e6) : 0.0; }
-static double ratio(float num, float den) { return num > 0.0f && den > 0.0f ? (double)num / den : 0.0; }
-// best time / the time of configuration c: 1 for the oracle's own pick, kPerfFloor for a failed one.
+static double gflops(long long nnz, int dim, float ms) {
+    return ms > 0.0f ? 2.0 * nnz * dim / (ms * 1e6) : 0.0;
+}
+static double ratio(float num, float den) {
+    return num > 0.0f && den > 0.0f ? (double)num / den : 0.0;
+}
+// best time / the time of configuration c: 1 for the oracle's own pick, kPerfFloor for a failed
+// one.
 static double perfOf(const DimResult* r, Config c) {
     const int k = findConfig(r, c);
-    return r->best < 0 || k < 0 ? kPerfFloor : r->ms[k] > 0.0f ? r->ms[r->best] / r->ms[k] : kPerfFloor;
+    return r->best < 0 || k < 0 ? kPerfFloor
+           : r->ms[k] > 0.0f    ? r->ms[r->best] / r->ms[k]
+                                : kPerfFloor;
 }
-// One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration (the one timing picked, in braces), then
-// ratios over cuSPARSE and over the best.
+// One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration
+// (the one timing picked, in braces), then ratios over cuSPARSE and over the best.
 static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config drawn) {
     char best[32] = "none";
-    if (r->best >= 0) configName(r->configs[r->best], best, sizeof(best));
+    if (r->best >= 0)
+        configName(r->configs[r->best], best, sizeof(best));
     const float bestMs = r->best >= 0 ? r->ms[r->best] : 0.0f;
     const int dflt = findConfig(r, makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS));
     printf("~ %4d %8.1f {%-8s} %7.1f %8.1f {%-12s} %6.2f %6.2f %6.2f %7.3f %7.3f\n", r->dim,
-           gflops(in->a.nnz, r->dim, r->cusparseMs), kCusparseAlgNames[r->cusparseAlg], gflops(in->a.nnz, r->dim, r->basicMs),
-           gflops(in->a.nnz, r->dim, bestMs), best, ratio(r->cusparseMs, bestMs), ratio(r->cusparseMs, r->basicMs),
-           dflt >= 0 ? ratio(r->cusparseMs, r->ms[dflt]) : 0.0, perfOf(r, predicted), perfOf(r, drawn));
+           gflops(in->a.nnz, r->dim, r->cusparseMs), kCusparseAlgNames[r->cusparseAlg],
+           gflops(in->a.nnz, r->dim, r->basicMs), gflops(in->a.nnz, r->dim, bestMs), best,
+           ratio(r->cusparseMs, bestMs), ratio(r->cusparseMs, r->basicMs),
+           dflt >= 0 ? ratio(r->cusparseMs, r->ms[dflt]) : 0.0, perfOf(r, predicted),
+           perfOf(r, drawn));
 }
 
 // ---------------------------------------------------------------- the decider
@@ -768,28 +1014,31 @@ static int configAllowed(Config c, int dim) {
     return (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
            (c.V == 1 || c.V == 2 || c.V == 4) && (c.S == 0 || c.S == 1);
 }
-// The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256 still answers at 48, with F capped at
-// what dim 48 allows.
+// The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256
+// still answers at 48, with F capped at what dim 48 allows.
 static const Tree* treeFor(const Model* m, int dim) {
     const Tree* best = NULL;
     for (int t = 0; t < m->treeCount; ++t) {
         const int gap = abs(m->trees[t].dim - dim), bestGap = best ? abs(best->dim - dim) : INT_MAX;
-        if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim)) best = &m->trees[t];
+        if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim))
+            best = &m->trees[t];
     }
     return best;
 }
 // snippet: tree-walk
-// The decider's whole cost at run time: a few comparisons. The path it took, written into `why` (feature, comparison, threshold at each
-// split), is what a student reads to see why.
+// The decider's whole cost at run time: a few comparisons. The path it took, written into `why`
+// (feature, comparison, threshold at each split), is what a student reads to see why.
 static Config predict(const Tree* tree, const double* x, int dim, char* why, size_t cap) {
     int node = 0;
     size_t used = 0;
-    if (why) why[0] = '\0';
+    if (why)
+        why[0] = '\0';
     while (tree->nodes[node].feature >= 0) {
         const TreeNode* s = &tree->nodes[node];
         const int left = x[s->feature] <= s->threshold;
         if (why && used < cap) {
-            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "", kFeatureNames[s->feature], left ? "<=" : ">", s->threshold);
+            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "",
+                                     kFeatureNames[s->feature], left ? "<=" : ">", s->threshold);
         }
         node = left ? s->left : s->right;
     }
@@ -804,57 +1053,77 @@ static int byValue(const void* x, const void* y) {
     const ValueOf *a = (const ValueOf*)x, *b = (const ValueOf*)y;
     return a->value != b->value ? (a->value < b->value ? -1 : 1) : a->sample - b->sample;
 }
-// The tree's currency: log of the normalized performance. A leaf summing logs picks the best geometric mean, so a configuration many times
-// too slow on one graph cannot hide behind small wins on the others, as it can under an arithmetic mean.
-static double logPerf(double perf) { return log(perf > kPerfFloor ? perf : kPerfFloor); }
+// The tree's currency: log of the normalized performance. A leaf summing logs picks the best
+// geometric mean, so a configuration many times too slow on one graph cannot hide behind small wins
+// on the others, as it can under an arithmetic mean.
+static double logPerf(double perf) {
+    return log(perf > kPerfFloor ? perf : kPerfFloor);
+}
 // snippet: grow-tree
-// CART for the decider's own goal: a leaf predicts the configuration with the best geometric mean over its graphs, and a split is taken
-// where it most raises the leaves' summed log performance (a regression tree on the whole performance vector, not a vote on labels). Grows
-// to maxDepth, while both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
-static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth, Tree* tree, ValueOf* scratch, double* sums) {
+// CART for the decider's own goal: a leaf predicts the configuration with the best geometric mean
+// over its graphs, and a split is taken where it most raises the leaves' summed log performance (a
+// regression tree on the whole performance vector, not a vote on labels). Grows to maxDepth, while
+// both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
+static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth,
+                    Tree* tree, ValueOf* scratch, double* sums) {
     const int id = tree->nodeCount++, C = set->configCount;
     double *total = sums, *prefix = sums + C;
     int best = 0, balanced = -1;
     for (int c = 0; c < C; ++c) {
         total[c] = 0.0;
-        for (int i = 0; i < count; ++i) total[c] += logPerf(set->perf[(size_t)samples[i] * C + c]);
+        for (int i = 0; i < count; ++i)
+            total[c] += logPerf(set->perf[(size_t)samples[i] * C + c]);
         best = total[c] > total[best] ? c : best;
         balanced = set->configs[c].S && (balanced < 0 || total[c] > total[balanced]) ? c : balanced;
     }
     const double leafScore = total[best];
-    if (balanced >= 0 && total[balanced] >= leafScore - count * log1p(kBalanceMargin)) best = balanced;
+    if (balanced >= 0 && total[balanced] >= leafScore - count * log1p(kBalanceMargin))
+        best = balanced;
     tree->nodes[id].feature = -1, tree->nodes[id].leaf = set->configs[best];
-    if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes) return id;
+    if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes)
+        return id;
     int bestFeature = -1;
     double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
     for (int k = 0; k < kFeatureCount; ++k) {
-        for (int i = 0; i < count; ++i) scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k], scratch[i].sample = samples[i];
+        for (int i = 0; i < count; ++i)
+            scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k],
+            scratch[i].sample = samples[i];
         qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
-        for (int c = 0; c < C; ++c) prefix[c] = 0.0;
+        for (int c = 0; c < C; ++c)
+            prefix[c] = 0.0;
         for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
-            for (int c = 0; c < C; ++c) prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].sample * C + c]);
-            if (cut < kMinLeafSamples || count - cut < kMinLeafSamples || scratch[cut - 1].value == scratch[cut].value) continue;
+            for (int c = 0; c < C; ++c)
+                prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].sample * C + c]);
+            if (cut < kMinLeafSamples || count - cut < kMinLeafSamples ||
+                scratch[cut - 1].value == scratch[cut].value)
+                continue;
             double left = -HUGE_VAL, right = -HUGE_VAL;
-            for (int c = 0; c < C; ++c) left = fmax(left, prefix[c]), right = fmax(right, total[c] - prefix[c]);
-            if (left + right - leafScore <= bestGain) continue;
+            for (int c = 0; c < C; ++c)
+                left = fmax(left, prefix[c]), right = fmax(right, total[c] - prefix[c]);
+            if (left + right - leafScore <= bestGain)
+                continue;
             bestGain = left + right - leafScore, bestFeature = k;
             const double lo = scratch[cut - 1].value, hi = scratch[cut].value;
             char text[32];
             bestThreshold = lo;  // or the shortest decimal in [lo, hi), so that the file reads well
             for (int digits = 17; digits >= 1; --digits) {
                 snprintf(text, sizeof(text), "%.*g", digits, 0.5 * (lo + hi));
-                if (strtod(text, NULL) >= lo && strtod(text, NULL) < hi) bestThreshold = strtod(text, NULL);
+                if (strtod(text, NULL) >= lo && strtod(text, NULL) < hi)
+                    bestThreshold = strtod(text, NULL);
             }
         }
     }
-    if (bestFeature < 0) return id;
+    if (bestFeature < 0)
+        return id;
     int left = 0;  // partition: the samples at or below the threshold first
     for (int i = 0, t = 0; i < count; ++i) {
-        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold) t = samples[left], samples[left++] = samples[i], samples[i] = t;
+        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold)
+            t = samples[left], samples[left++] = samples[i], samples[i] = t;
     }
     tree->nodes[id].feature = bestFeature, tree->nodes[id].threshold = bestThreshold;
     tree->nodes[id].left = growTree(set, samples, left, depth + 1, maxDepth, tree, scratch, sums);
-    tree->nodes[id].right = growTree(set, samples + left, count - left, depth + 1, maxDepth, tree, scratch, sums);
+    tree->nodes[id].right =
+        growTree(set, samples + left, count - left, depth + 1, maxDepth, tree, scratch, sums);
     return id;
 }
 // end snippet
@@ -864,7 +1133,9 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
     ValueOf* scratch = (ValueOf*)checkedMalloc((size_t)set->samples * sizeof(ValueOf));
     double* sums = (double*)calloc((size_t)2 * set->configCount + 2, sizeof(double));
     int count = 0;
-    for (int g = 0; g < set->samples; ++g) if (family[g] != without) samples[count++] = g;
+    for (int g = 0; g < set->samples; ++g)
+        if (family[g] != without)
+            samples[count++] = g;
     memset(tree, 0, sizeof(*tree));
     tree->dim = set->dim;
     growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
@@ -872,13 +1143,17 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
 }
 static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
     const Config c = predict(tree, set->x + (size_t)g * kFeatureCount, tree->dim, NULL, 0);
-    for (int k = 0; k < set->configCount; ++k) if (sameConfig(set->configs[k], c)) return set->perf[(size_t)g * set->configCount + k];
+    for (int k = 0; k < set->configCount; ++k)
+        if (sameConfig(set->configs[k], c))
+            return set->perf[(size_t)g * set->configCount + k];
     return 0.0;
 }
 // snippet: lofo
-// Leave one family out: for each family, fit on the other seven and score the trees on the family they never saw; the geometric mean over
-// every graph and dim is the honest estimate of how the decider does on a kind of matrix that is not in its training set.
-static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* family, int maxDepth, double* perFamily) {
+// Leave one family out: for each family, fit on the other seven and score the trees on the family
+// they never saw; the geometric mean over every graph and dim is the honest estimate of how the
+// decider does on a kind of matrix that is not in its training set.
+static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* family, int maxDepth,
+                                double* perFamily) {
     double all = 0.0;
     int allCount = 0;
     for (int f = 0; f < kFamilyCount; ++f) {
@@ -887,41 +1162,61 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
         for (int di = 0; di < dimCount; ++di) {
             Tree held;
             fitTree(&sets[di], family, f, maxDepth, &held);
-            for (int g = 0; g < sets[di].samples; ++g) if (family[g] == f) logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
+            for (int g = 0; g < sets[di].samples; ++g)
+                if (family[g] == f)
+                    logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
         }
-        if (perFamily) perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
+        if (perFamily)
+            perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
         all += logs, allCount += count;
     }
     return allCount > 0 ? exp(all / allCount) : 0.0;
 }
 // end snippet
-// A tree in the file's format; in the training transcript each line goes between "~ {" and "}", since a tree learned from timings is
-// measured.
+// A tree in the file's format; in the training transcript each line goes between "~ {" and "}",
+// since a tree learned from timings is measured.
 static void printTree(FILE* out, const Tree* tree, const char* before, const char* after) {
     fprintf(out, "%stree %d %d%s\n", before, tree->dim, tree->nodeCount, after);
     for (int id = 0; id < tree->nodeCount; ++id) {
         const TreeNode* node = &tree->nodes[id];
-        char threshold[32];  // the thresholds are short decimals: 15 digits give them back exactly, else 17 do
+        char threshold[32];  // the thresholds are short decimals: 15 digits give them back exactly,
+                             // else 17 do
         snprintf(threshold, sizeof(threshold), "%.15g", node->threshold);
-        if (strtod(threshold, NULL) != node->threshold) snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
+        if (strtod(threshold, NULL) != node->threshold)
+            snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
         if (node->feature < 0) {
-            fprintf(out, "%s%d leaf %d %d %d %d%s\n", before, id, node->leaf.W, node->leaf.F, node->leaf.V, node->leaf.S, after);
+            fprintf(out, "%s%d leaf %d %d %d %d%s\n", before, id, node->leaf.W, node->leaf.F,
+                    node->leaf.V, node->leaf.S, after);
         } else {
-            fprintf(out, "%s%d split %s %s %d %d%s\n", before, id, kFeatureNames[node->feature], threshold, node->left, node->right, after);
+            fprintf(out, "%s%d split %s %s %d %d%s\n", before, id, kFeatureNames[node->feature],
+                    threshold, node->left, node->right, after);
         }
     }
 }
-static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth, const Options* o) {
+static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth,
+                       const Options* o) {
     fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
-    fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers, kFamilyCount);
-    for (int f = 0; f < kFamilyCount; ++f) fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
-    fprintf(out, "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n", kFamilyMembers, kTrainMaxNnz);
-    fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims", kTrainWarmupRuns, kTrainTimedRuns);
-    for (int i = 0; i < o->dimCount; ++i) fprintf(out, " %d", o->dims[i]);
+    fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers,
+            kFamilyCount);
+    for (int f = 0; f < kFamilyCount; ++f)
+        fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
+    fprintf(
+        out,
+        "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n",
+        kFamilyMembers, kTrainMaxNnz);
+    fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims",
+            kTrainWarmupRuns, kTrainTimedRuns);
+    for (int i = 0; i < o->dimCount; ++i)
+        fprintf(out, " %d", o->dims[i]);
     fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
-    fprintf(out, "# tree DIM NODES, then its nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT (go to LEFT when\n");
-    fprintf(out, "# FEATURE <= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end after the last.\n");
-    for (int t = 0; t < m->treeCount; ++t) printTree(out, &m->trees[t], "", "");
+    fprintf(out,
+            "# tree DIM NODES, then its nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT "
+            "(go to LEFT when\n");
+    fprintf(out,
+            "# FEATURE <= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end "
+            "after the last.\n");
+    for (int t = 0; t < m->treeCount; ++t)
+        printTree(out, &m->trees[t], "", "");
     fprintf(out, "end\n");
 }
 // snippet: train-main
@@ -929,32 +1224,41 @@ static int trainMain(const Options* o) {
     const int count = kFamilyCount * kFamilyMembers;
     Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
     int family[kFamilyCount * kFamilyMembers];
-    printf("Training the decider on %d generated graphs: %d families x %d members, none of them an input of the lesson\n", count,
-           kFamilyCount, kFamilyMembers);
+    printf(
+        "Training the decider on %d generated graphs: %d families x %d members, none of them an "
+        "input of the lesson\n",
+        count, kFamilyCount, kFamilyMembers);
     for (int g = 0; g < count; ++g) {
         generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
         graphs[g].sweepDims = o->dimCount, family[g] = graphs[g].family;
         analyseInput(&graphs[g]);
         const double* f = graphs[g].feature;
-        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name, f[fN], f[fNnz], f[fDHat], f[fCvHat],
-               f[fPr2], graphs[g].about);
+        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
+               f[fN], f[fNnz], f[fDHat], f[fCvHat], f[fPr2], graphs[g].about);
     }
     cudaDeviceProp prop;
-    if (!deviceFound(&prop)) return freeInputs(graphs, count), 2;
+    if (!deviceFound(&prop))
+        return freeInputs(graphs, count), 2;
     Model model;
     TrainSet sets[kMaxDims];
     memset(&model, 0, sizeof(model));
     snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
     for (int di = 0; di < o->dimCount; ++di) {
-        sets[di].dim = o->dims[di], sets[di].samples = count, sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
+        sets[di].dim = o->dims[di], sets[di].samples = count,
+        sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
         sets[di].x = (double*)checkedMalloc((size_t)count * kFeatureCount * sizeof(double));
-        sets[di].perf = (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
+        sets[di].perf =
+            (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
     }
-    printf("Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d or more calls timed\n",
-           o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
+    printf(
+        "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
+        "or more calls timed\n",
+        o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
     cudaStream_t stream;
     cusparseHandle_t handle;
-    CUDA_CHECK(cudaStreamCreate(&stream)); CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    CUSPARSE_CHECK(cusparseCreate(&handle));
+    CUSPARSE_CHECK(cusparseSetStream(handle, stream));
     DimResult* results = (DimResult*)checkedMalloc((size_t)o->dimCount * sizeof(DimResult));
     int failures = 0;
     const time_t started = time(NULL);
@@ -964,23 +1268,33 @@ static int trainMain(const Options* o) {
         for (int di = 0; di < o->dimCount; ++di) {
             const DimResult* r = &results[di];
             char name[32] = "none";
-            if (r->best >= 0) configName(r->configs[r->best], name, sizeof(name));
+            if (r->best >= 0)
+                configName(r->configs[r->best], name, sizeof(name));
             printf(" {%s}", name);
-            memcpy(sets[di].x + (size_t)g * kFeatureCount, graphs[g].feature, sizeof(graphs[g].feature));
-            for (int c = 0; c < r->configCount; ++c) sets[di].perf[(size_t)g * r->configCount + c] = r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0;
+            memcpy(sets[di].x + (size_t)g * kFeatureCount, graphs[g].feature,
+                   sizeof(graphs[g].feature));
+            for (int c = 0; c < r->configCount; ++c)
+                sets[di].perf[(size_t)g * r->configCount + c] =
+                    r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0;
         }
         printf("; %.0f s\n", difftime(time(NULL), started));
         fflush(stdout);
     }
     free(results), freeInputs(graphs, count);
-    CUSPARSE_CHECK(cusparseDestroy(handle)); CUDA_CHECK(cudaStreamDestroy(stream));
+    CUSPARSE_CHECK(cusparseDestroy(handle));
+    CUDA_CHECK(cudaStreamDestroy(stream));
     double perFamily[kFamilyCount], lofo[kMaxTreeDepth + 1];
-    int depth = 1;  // the shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of matrix
-    for (int d = 1; d <= kMaxTreeDepth; ++d) lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily), depth = lofo[d] > lofo[depth] ? d : depth;
-    printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n", lofo[1], lofo[2], lofo[3], lofo[4]);
+    int depth = 1;  // the shallowest of equal scores: fewer splits to read, fewer to be wrong on a
+                    // new kind of matrix
+    for (int d = 1; d <= kMaxTreeDepth; ++d)
+        lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily),
+        depth = lofo[d] > lofo[depth] ? d : depth;
+    printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n",
+           lofo[1], lofo[2], lofo[3], lofo[4]);
     lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
     printf("~ at depth %d, the best of the four, each family left out:", depth);
-    for (int f = 0; f < kFamilyCount; ++f) printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
+    for (int f = 0; f < kFamilyCount; ++f)
+        printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
     for (int di = 0; di < o->dimCount; ++di) {
         fitTree(&sets[di], family, -1, depth, &model.trees[model.treeCount]);
         printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
@@ -990,12 +1304,17 @@ static int trainMain(const Options* o) {
     const time_t now = time(NULL);
     strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
     FILE* out = fopen(o->modelPath, "w");
-    if (out != NULL) writeModel(out, &model, date, lofo[0], depth, o);
-    if (out == NULL || fclose(out) != 0) return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
+    if (out != NULL)
+        writeModel(out, &model, date, lofo[0], depth, o);
+    if (out == NULL || fclose(out) != 0)
+        return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
     failures += !readModel(o->modelPath, &model);  // read back through the run's own validation
-    printf("wrote %s: %d trees of depth <= %d, read back and validated\nheadline: decider_lofo_vs_oracle_geomean = %.3f\n",
-           o->modelPath, model.treeCount, kMaxTreeDepth, lofo[0]);
-    if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
+    printf(
+        "wrote %s: %d trees of depth <= %d, read back and validated\nheadline: "
+        "decider_lofo_vs_oracle_geomean = %.3f\n",
+        o->modelPath, model.treeCount, kMaxTreeDepth, lofo[0]);
+    if (failures > 0)
+        fprintf(stderr, "%d check(s) failed\n", failures);
     puts(failures > 0 ? "FAIL" : "PASS");
     return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
@@ -1004,24 +1323,28 @@ static int trainMain(const Options* o) {
 // ---------------------------------------------------------------- reordering
 static int byDegree(const void* x, const void* y) {  // lower degree first, then lower id
     const DegreeOf *a = (const DegreeOf*)x, *b = (const DegreeOf*)y;
-    return a->degree != b->degree ? (a->degree < b->degree ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
+    return a->degree != b->degree ? (a->degree < b->degree ? -1 : 1)
+                                  : (a->id > b->id) - (a->id < b->id);
 }
 // snippet: reordering
-// Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together, lowest degree first, so a vertex's
-// neighbours get consecutive ids, and so do two vertices with a common neighbour: rows i and i + 1 come to share columns, which V = 2 turns
-// into fewer loads of B. Each component starts from its lowest-degree vertex (a cheap stand-in for a peripheral one). Returns newId[old
-// vertex].
+// Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together,
+// lowest degree first, so a vertex's neighbours get consecutive ids, and so do two vertices with a
+// common neighbour: rows i and i + 1 come to share columns, which V = 2 turns into fewer loads of
+// B. Each component starts from its lowest-degree vertex (a cheap stand-in for a peripheral one).
+// Returns newId[old vertex].
 static int* rcmOrder(const Csr* a) {
     const int n = a->n;
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
     char* seen = (char*)calloc((size_t)n, 1);
     DegreeOf* byDeg = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
     DegreeOf* batch = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
-    for (int i = 0; i < n; ++i) byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i], byDeg[i].id = i;
+    for (int i = 0; i < n; ++i)
+        byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i], byDeg[i].id = i;
     qsort(byDeg, (size_t)n, sizeof(DegreeOf), byDegree);
     int tail = 0;
     for (int s = 0; s < n; ++s) {
-        if (seen[byDeg[s].id]) continue;
+        if (seen[byDeg[s].id])
+            continue;
         int head = tail;
         order[tail++] = byDeg[s].id, seen[byDeg[s].id] = 1;
         while (head < tail) {
@@ -1029,77 +1352,98 @@ static int* rcmOrder(const Csr* a) {
             int count = 0;
             for (int e = a->rowPtr[u]; e < a->rowPtr[u + 1]; ++e) {
                 const int v = a->colIdx[e];
-                if (seen[v]) continue;
-                seen[v] = 1, batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v], batch[count++].id = v;
+                if (seen[v])
+                    continue;
+                seen[v] = 1, batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v],
+                batch[count++].id = v;
             }
             qsort(batch, (size_t)count, sizeof(DegreeOf), byDegree);
-            for (int k = 0; k < count; ++k) order[tail++] = batch[k].id;
+            for (int k = 0; k < count; ++k)
+                order[tail++] = batch[k].id;
         }
     }
     int* newId = (int*)checkedMalloc((size_t)n * sizeof(int));
-    for (int k = 0; k < n; ++k) newId[order[k]] = n - 1 - k;  // the "reverse"
+    for (int k = 0; k < n; ++k)
+        newId[order[k]] = n - 1 - k;  // the "reverse"
     free(order), free(seen), free(byDeg), free(batch);
     return newId;
 }
 // end snippet
 
 // ---------------------------------------------------------------- the GCN
-static float weightValue(int layer, int row, int col) {  // in [-1, 1) / 16: a layer keeps its input's scale
-    const uint64_t h = hash64(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^ kSeedWeights);
+static float weightValue(int layer, int row,
+                         int col) {  // in [-1, 1) / 16: a layer keeps its input's scale
+    const uint64_t h =
+        hash64(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^ kSeedWeights);
     return ((float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f) * 0x1p-4f;
 }
 // snippet: gcn-layer
-// The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of a column-major product), then the SpMM A
-// T at the layer's narrow output width, relu after layer 1.
+// The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of
+// a column-major product), then the SpMM A T at the layer's narrow output width, relu after
+// layer 1.
 static void launchGcn(const void* p) {
     const GcnCtx* g = (const GcnCtx*)p;
     const float one = 1.0f, zero = 0.0f;
     for (int layer = 0; layer < 2; ++layer) {
         const int k = g->width[layer], m = g->width[layer + 1];
-        CUBLAS_CHECK(cublasSgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, g->n, k, &one, g->weight[layer], m,
-                                 layer == 0 ? g->x : g->aggregated[0], k, &zero, g->transformed[layer], m));
+        CUBLAS_CHECK(cublasSgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, g->n, k, &one,
+                                 g->weight[layer], m, layer == 0 ? g->x : g->aggregated[0], k,
+                                 &zero, g->transformed[layer], m));
         g->aggregate(&g->agg[layer]);
         if (layer == 0) {
             const long long count = (long long)g->n * m;
-            reluInPlace<<<(unsigned)((count + 255) / 256), 256, 0, g->agg[0].stream>>>(g->aggregated[0], count);
+            reluInPlace<<<(unsigned)((count + 255) / 256), 256, 0, g->agg[0].stream>>>(
+                g->aggregated[0], count);
             CUDA_CHECK(cudaGetLastError());
         }
     }
 }
 // end snippet
 // Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
-static int gcnMatches(GcnCtx* g, const double* want, const double* bound, float* hostZ, const char* variant) {
+static int gcnMatches(GcnCtx* g, const double* want, const double* bound, float* hostZ,
+                      const char* variant) {
     const long long count = (long long)g->n * g->width[2];
     CUDA_CHECK(cudaMemset(g->aggregated[0], 0xff, (size_t)g->n * g->width[1] * sizeof(float)));
     CUDA_CHECK(cudaMemset(g->aggregated[1], 0xff, (size_t)count * sizeof(float)));
     launchGcn(g);
     CUDA_CHECK(cudaStreamSynchronize(g->agg[0].stream));
-    CUDA_CHECK(cudaMemcpy(hostZ, g->aggregated[1], (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(
+        cudaMemcpy(hostZ, g->aggregated[1], (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
     long long bad = 0, first = -1;
-    for (long long i = 0; i < count; ++i) if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) bad += 1, first = first < 0 ? i : first;
+    for (long long i = 0; i < count; ++i)
+        if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30))
+            bad += 1, first = first < 0 ? i : first;
     if (bad > 0) {
-        fprintf(stderr, "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound %.3g)\n", variant,
-                bad, first / g->width[2], first % g->width[2], hostZ[first], want[first], bound[first]);
+        fprintf(stderr,
+                "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound "
+                "%.3g)\n",
+                variant, bad, first / g->width[2], first % g->width[2], hostZ[first], want[first],
+                bound[first]);
     }
     return bad == 0;
 }
-// The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the other; the dense transforms are the same
-// cuBLAS calls in both. Returns the failures.
-static int runGcn(const Input* in, const int* width, const Config* chosen, cudaStream_t stream, double* speedup) {
+// The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the
+// other; the dense transforms are the same cuBLAS calls in both. Returns the failures.
+static int runGcn(const Input* in, const int* width, const Config* chosen, cudaStream_t stream,
+                  double* speedup) {
     const int n = in->a.n;
     float *host[3], *dev[3];  // X, W1, W2
     double* h[3];             // X, H1, Z in double, each followed by its bounds
     for (int t = 0; t < 3; ++t) {
         const int rows = t == 0 ? n : width[t - 1], cols = width[t == 0 ? 0 : t];
         host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
-        for (int e = 0; e < rows * cols; ++e) host[t][e] = t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
+        for (int e = 0; e < rows * cols; ++e)
+            host[t][e] =
+                t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
         dev[t] = (float*)upload(host[t], (size_t)rows * cols * sizeof(float));
         h[t] = (double*)calloc((size_t)n * width[t] * 2, sizeof(double));
     }
-    for (size_t i = 0; i < (size_t)n * width[0]; ++i) h[0][i] = host[0][i];  // X is exact: its bounds are 0
+    for (size_t i = 0; i < (size_t)n * width[0]; ++i)
+        h[0][i] = host[0][i];  // X is exact: its bounds are 0
     for (int layer = 0; layer < 2; ++layer) {
-        cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer], host[layer + 1], width[layer + 1],
-                 layer == 0, h[layer + 1], h[layer + 1] + (size_t)n * width[layer + 1]);
+        cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer],
+                 host[layer + 1], width[layer + 1], layer == 0, h[layer + 1],
+                 h[layer + 1] + (size_t)n * width[layer + 1]);
     }
     DeviceInput d, view[2];
     uploadInput(in, &d, 1);
@@ -1107,14 +1451,19 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     memset(&g, 0, sizeof(g));
     g.n = n, g.x = dev[0];
     memcpy(g.width, width, sizeof(g.width));
-    CUBLAS_CHECK(cublasCreate(&g.blas)); CUBLAS_CHECK(cublasSetStream(g.blas, stream));
-    CUBLAS_CHECK(cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));  // fp32 arithmetic, as the bound assumes
+    CUBLAS_CHECK(cublasCreate(&g.blas));
+    CUBLAS_CHECK(cublasSetStream(g.blas, stream));
+    CUBLAS_CHECK(
+        cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));  // fp32 arithmetic, as the bound assumes
     cusparseHandle_t sparse;
     cusparseSpMatDescr_t matA;
-    CUSPARSE_CHECK(cusparseCreate(&sparse)); CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    for (int layer = 0; layer < 2; ++layer) {  // layer's SpMM: from its transform into its aggregation
+    CUSPARSE_CHECK(cusparseCreate(&sparse));
+    CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
+    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    for (int layer = 0; layer < 2;
+         ++layer) {  // layer's SpMM: from its transform into its aggregation
         const int m = width[layer + 1];
         g.weight[layer] = dev[layer + 1];
         CUDA_CHECK(cudaMalloc(&g.transformed[layer], (size_t)n * m * sizeof(float)));
@@ -1122,7 +1471,8 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         view[layer] = d, view[layer].B = g.transformed[layer], view[layer].C = g.aggregated[layer];
         LaunchCtx* a = &g.agg[layer];
         memset(a, 0, sizeof(*a));
-        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream, a->handle = sparse, a->matA = matA;
+        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream,
+        a->handle = sparse, a->matA = matA;
         a->alg = CUSPARSE_SPMM_ALG_DEFAULT;
         cusparseOperands(a, 1);
     }
@@ -1133,17 +1483,28 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     int failures = 0;
     for (int run = 0; run < 2; ++run) {
         g.aggregate = aggregators[run];
-        if (!gcnMatches(&g, h[2], h[2] + (size_t)n * width[2], hostZ, names[run])) ++failures;
-        else ms[run] = timeMs(launchGcn, &g, stream, kWarmupRuns, kTimedRuns, 0);
+        if (!gcnMatches(&g, h[2], h[2] + (size_t)n * width[2], hostZ, names[run]))
+            ++failures;
+        else
+            ms[run] = timeMs(launchGcn, &g, stream, kWarmupRuns, kTimedRuns, 0);
     }
-    if (failures == 0) printf("both runs match the CPU on all %lld elements of Z, each within its propagated bound\n", (long long)n * width[2]);
+    if (failures == 0)
+        printf(
+            "both runs match the CPU on all %lld elements of Z, each within its propagated bound\n",
+            (long long)n * width[2]);
     *speedup = ratio(ms[0], ms[1]);
-    printf("~ forward pass, mean of %d passes launched from the host: cuSPARSE %.4f ms, decider %.4f ms: %.2fx\n", kTimedRuns, ms[0], ms[1], *speedup);
+    printf(
+        "~ forward pass, mean of %d passes launched from the host: cuSPARSE %.4f ms, decider %.4f "
+        "ms: %.2fx\n",
+        kTimedRuns, ms[0], ms[1], *speedup);
     for (int layer = 0; layer < 2; ++layer) {
         cusparseOperands(&g.agg[layer], 0);
-        CUDA_CHECK(cudaFree(g.transformed[layer])); CUDA_CHECK(cudaFree(g.aggregated[layer]));
+        CUDA_CHECK(cudaFree(g.transformed[layer]));
+        CUDA_CHECK(cudaFree(g.aggregated[layer]));
     }
-    CUSPARSE_CHECK(cusparseDestroySpMat(matA)); CUSPARSE_CHECK(cusparseDestroy(sparse)); CUBLAS_CHECK(cublasDestroy(g.blas));
+    CUSPARSE_CHECK(cusparseDestroySpMat(matA));
+    CUSPARSE_CHECK(cusparseDestroy(sparse));
+    CUBLAS_CHECK(cublasDestroy(g.blas));
     freeDeviceInput(&d);
     for (int t = 0; t < 3; ++t) {
         free(host[t]), free(h[t]);
@@ -1154,164 +1515,240 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
 }
 
 // ---------------------------------------------------------------- reports
-// The host part: facts and features of every input, the MAC-job gap, the decider's picks with the paths to them, and the random picks
-// (Table 5's baseline), all before the first CUDA call.
-static void hostPart(const Options* o, const Model* model, Input* inputs, int count, Config* predicted, Config* drawn) {
-    printf("SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector (1, 2, 4), S rows\ncut into pieces of SG vectors. %d inputs; dims", count);
-    for (int i = 0; i < o->dimCount; ++i) printf(" %d", o->dims[i]);
+// The host part: facts and features of every input, the MAC-job gap, the decider's picks with the
+// paths to them, and the random picks (Table 5's baseline), all before the first CUDA call.
+static void hostPart(const Options* o, const Model* model, Input* inputs, int count,
+                     Config* predicted, Config* drawn) {
+    printf(
+        "SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector "
+        "(1, 2, 4), S rows\ncut into pieces of SG vectors. %d inputs; dims",
+        count);
+    for (int i = 0; i < o->dimCount; ++i)
+        printf(" %d", o->dims[i]);
     printf(". Features as in the paper's Table 3.\n");
     for (int i = 0; i < count; ++i) {
         const Input* from = &inputs[inputs[i].reorderedFrom >= 0 ? inputs[i].reorderedFrom : i];
         analyseInput(&inputs[i]);
         const double* f = inputs[i].feature;
         if (from == &inputs[i]) {
-            printf("%s: %s\n  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max %.0f, cv %.2f, cv_hat %.2f\n", inputs[i].name,
-                   inputs[i].about, f[fN], f[fNHat], f[fNnz], f[fDelta], f[fD], f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
-            printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f\n", f[fRho], f[fB], f[fBMax], f[fPr2],
-                   inputs[i].pcsr[0].splitGranularity, inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
-        } else printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n", inputs[i].name, from->feature[fPr2],
-                    inputs[i].feature[fPr2], from->feature[fB], inputs[i].feature[fB], inputs[i].sweepDims);
+            printf(
+                "%s: %s\n  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max "
+                "%.0f, cv %.2f, cv_hat %.2f\n",
+                inputs[i].name, inputs[i].about, f[fN], f[fNHat], f[fNnz], f[fDelta], f[fD],
+                f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
+            printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f\n",
+                   f[fRho], f[fB], f[fBMax], f[fPr2], inputs[i].pcsr[0].splitGranularity,
+                   inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
+        } else
+            printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n",
+                   inputs[i].name, from->feature[fPr2], inputs[i].feature[fPr2], from->feature[fB],
+                   inputs[i].feature[fB], inputs[i].sweepDims);
     }
-    // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F columns' work where the others do
-    // min(dim, 32F); beside it the lane-columns left idle.
+    // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F
+    // columns' work where the others do min(dim, 32F); beside it the lane-columns left idle.
     printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
     for (int i = 0, dim = 0; i < o->dimCount; ++i) {
         printf("  dim %3d:", dim = o->dims[i]);
-        for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize) printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0, ceilDiv(dim, w) * w - dim);
+        for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize)
+            printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0,
+                   ceilDiv(dim, w) * w - dim);
         printf("\n");
     }
-    printf("The decider (%s, trained on %s; left one family out it scored %s): its pick at each dim, and the path to it\n",
-           model->path, model->provenance[0] ? model->provenance : "an unnamed GPU", model->lofo[0] ? model->lofo : "unknown");
+    printf(
+        "The decider (%s, trained on %s; left one family out it scored %s): its pick at each dim, "
+        "and the path to it\n",
+        model->path, model->provenance[0] ? model->provenance : "an unnamed GPU",
+        model->lofo[0] ? model->lofo : "unknown");
     uint64_t state = kSeedRandomConfig;
     for (int i = 0; i < count; ++i) {
         for (int di = 0; di < o->dimCount; ++di) {
             const int k = i * o->dimCount + di;
             Config space[kMaxConfigs];
             char why[200], name[32];
-            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why, sizeof(why));
-            drawn[k] = space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
+            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why,
+                                   sizeof(why));
+            drawn[k] =
+                space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
             configName(predicted[k], name, sizeof(name));
-            if (inputs[i].reorderedFrom < 0) printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
+            if (inputs[i].reorderedFrom < 0)
+                printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
         }
     }
-    printf("Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d to %d calls (%.1f ms\nor more) timed "
-           "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n", kWarmupRuns, kTimedRuns, kMaxTimedRuns,
-           kMinWindowMs, kDefaultW, kDefaultF, kDefaultV, kDefaultS);
+    printf(
+        "Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d "
+        "to %d calls (%.1f ms\nor more) timed "
+        "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n",
+        kWarmupRuns, kTimedRuns, kMaxTimedRuns, kMinWindowMs, kDefaultW, kDefaultF, kDefaultV,
+        kDefaultS);
 }
-static double geomean(double logSum, int count) { return count > 0 ? exp(logSum / count) : 0.0; }
+static double geomean(double logSum, int count) {
+    return count > 0 ? exp(logSum / count) : 0.0;
+}
 // snippet: table5
-// The oracle over cuSPARSE and the paper's Table 5: best time / time of the decider's pick and of the random one, geometric means per input
-// (over dims) and per dim (over inputs), then overall.
-static void printOracleTables(const Options* o, const Input* inputs, int count, const DimResult* results, const Config* predicted, const Config* drawn) {
+// The oracle over cuSPARSE and the paper's Table 5: best time / time of the decider's pick and of
+// the random one, geometric means per input (over dims) and per dim (over inputs), then overall.
+static void printOracleTables(const Options* o, const Input* inputs, int count,
+                              const DimResult* results, const Config* predicted,
+                              const Config* drawn) {
     double dimLog[kMaxDims][3] = {{0}}, all[4] = {0, 0, 0, 0}, minSpeedup = 0.0;
     int dimCount[kMaxDims] = {0}, allCount = 0;
-    printf("Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its worst dim, and the\n");
+    printf(
+        "Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its "
+        "worst dim, and the\n");
     printf("decider's and the random pick's share of the best (the paper's Table 5)\n");
     printf("  %-18s %9s %6s %8s %7s\n", "input", "best/cuSP", "min", "decider", "random");
     for (int i = 0; i < count; ++i) {
-        if (inputs[i].reorderedFrom >= 0) continue;
+        if (inputs[i].reorderedFrom >= 0)
+            continue;
         double logs[3] = {0, 0, 0}, worst = 0.0;
         int n = 0;
         for (int di = 0; di < o->dimCount; ++di) {
             const DimResult* r = &results[i * o->dimCount + di];
             const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
-            if (s <= 0.0) continue;
-            const double v[3] = {log(s), log(perfOf(r, predicted[i * o->dimCount + di])), log(perfOf(r, drawn[i * o->dimCount + di]))};
-            for (int k = 0; k < 3; ++k) logs[k] += v[k], dimLog[di][k] += v[k], all[k] += v[k];
+            if (s <= 0.0)
+                continue;
+            const double v[3] = {log(s), log(perfOf(r, predicted[i * o->dimCount + di])),
+                                 log(perfOf(r, drawn[i * o->dimCount + di]))};
+            for (int k = 0; k < 3; ++k)
+                logs[k] += v[k], dimLog[di][k] += v[k], all[k] += v[k];
             all[3] += v[0] + v[1];  // the decider over cuSPARSE
             worst = n == 0 || s < worst ? s : worst, ++n, ++dimCount[di], ++allCount;
         }
         minSpeedup = minSpeedup == 0.0 || (worst > 0.0 && worst < minSpeedup) ? worst : minSpeedup;
-        printf("~ %-18s %9.2f %6.2f %8.3f %7.3f\n", inputs[i].name, geomean(logs[0], n), worst, geomean(logs[1], n), geomean(logs[2], n));
+        printf("~ %-18s %9.2f %6.2f %8.3f %7.3f\n", inputs[i].name, geomean(logs[0], n), worst,
+               geomean(logs[1], n), geomean(logs[2], n));
     }
-    printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %8s %7s\n", "dim", "best/cuSP", "", "decider", "random");
+    printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %8s %7s\n", "dim", "best/cuSP",
+           "", "decider", "random");
     for (int di = 0; di < o->dimCount; ++di)
-        printf("~ %-18d %9.2f %6s %8.3f %7.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]), "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
-    printf("~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\nheadline: oracle_vs_cusparse_geomean = %.2f\n"
-           "headline: oracle_vs_cusparse_min = %.2f\n", minSpeedup >= 1.0 ? "met" : "missed", geomean(all[0], allCount), minSpeedup);
-    printf("~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: decider_vs_oracle_geomean = %.3f\n"
-           "headline: random_vs_oracle_geomean = %.3f\nheadline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[1], allCount) >= 0.97 ? "met" : "missed",
-           geomean(all[1], allCount), geomean(all[2], allCount), geomean(all[3], allCount));
+        printf("~ %-18d %9.2f %6s %8.3f %7.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]),
+               "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
+    printf(
+        "~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\nheadline: "
+        "oracle_vs_cusparse_geomean = %.2f\n"
+        "headline: oracle_vs_cusparse_min = %.2f\n",
+        minSpeedup >= 1.0 ? "met" : "missed", geomean(all[0], allCount), minSpeedup);
+    printf(
+        "~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: "
+        "decider_vs_oracle_geomean = %.3f\n"
+        "headline: random_vs_oracle_geomean = %.3f\nheadline: decider_vs_cusparse_geomean = %.2f\n",
+        geomean(all[1], allCount) >= 0.97 ? "met" : "missed", geomean(all[1], allCount),
+        geomean(all[2], allCount), geomean(all[3], allCount));
 }
 // end snippet
-// The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on the reordered ids, and the best
-// configuration on the ids as given.
-static void printReorderTable(const Options* o, const Input* inputs, int count, const DimResult* results) {
+// The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on
+// the reordered ids, and the best configuration on the ids as given.
+static void printReorderTable(const Options* o, const Input* inputs, int count,
+                              const DimResult* results) {
     printf("Reordering (the paper's Table 6): speedups over cuSPARSE on the ids as given\n");
     printf("  %-18s %4s %10s %8s %8s\n", "input", "dim", "cuSPARSE-r", "best", "best-r");
-    printf("plotspec: reorder | bar | Best configuration over cuSPARSE, without and with RCM | input | speedup\n");
+    printf(
+        "plotspec: reorder | bar | Best configuration over cuSPARSE, without and with RCM | input "
+        "| speedup\n");
     double gain = 0.0;
     int gains = 0;
     for (int i = 0, from = 0; i < count; ++i) {
         double logs[2] = {0, 0};
         int n = 0;
-        if ((from = inputs[i].reorderedFrom) < 0) continue;
+        if ((from = inputs[i].reorderedFrom) < 0)
+            continue;
         for (int di = 0; di < inputs[i].sweepDims; ++di) {
-            const DimResult *before = &results[from * o->dimCount + di], *after = &results[i * o->dimCount + di];
-            if (before->best < 0 || after->best < 0) continue;
-            const double base = before->cusparseMs, s[2] = {ratio(base, before->ms[before->best]), ratio(base, after->ms[after->best])};
-            printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di], ratio(base, after->cusparseMs), s[0], s[1]);
-            if (s[0] <= 0.0 || s[1] <= 0.0) continue;
+            const DimResult *before = &results[from * o->dimCount + di],
+                            *after = &results[i * o->dimCount + di];
+            if (before->best < 0 || after->best < 0)
+                continue;
+            const double base = before->cusparseMs, s[2] = {ratio(base, before->ms[before->best]),
+                                                            ratio(base, after->ms[after->best])};
+            printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di],
+                   ratio(base, after->cusparseMs), s[0], s[1]);
+            if (s[0] <= 0.0 || s[1] <= 0.0)
+                continue;
             logs[0] += log(s[0]), logs[1] += log(s[1]), gain += log(s[1] / s[0]), ++gains, ++n;
         }
-        printf("~ plot: reorder | best | %s | %.3f\n~ plot: reorder | best reordered | %s | %.3f\n", inputs[from].name,
-               geomean(logs[0], n), inputs[from].name, geomean(logs[1], n));
+        printf("~ plot: reorder | best | %s | %.3f\n~ plot: reorder | best reordered | %s | %.3f\n",
+               inputs[from].name, geomean(logs[0], n), inputs[from].name, geomean(logs[1], n));
     }
     printf("headline: reorder_speedup_geomean = %.2f\n", geomean(gain, gains));
 }
 // The GPU part: sweep every input, print its rows, then the tables, the reordering and the GCN.
-static int gpuPart(const Options* o, Input* inputs, int count, const Config* predicted, const Config* drawn, const Model* model) {
+static int gpuPart(const Options* o, Input* inputs, int count, const Config* predicted,
+                   const Config* drawn, const Model* model) {
     cudaStream_t stream;
     cusparseHandle_t handle;
-    CUDA_CHECK(cudaStreamCreate(&stream));  // a blocking stream: the checks' plain copies wait for it
-    CUSPARSE_CHECK(cusparseCreate(&handle)); CUSPARSE_CHECK(cusparseSetStream(handle, stream));
+    CUDA_CHECK(
+        cudaStreamCreate(&stream));  // a blocking stream: the checks' plain copies wait for it
+    CUSPARSE_CHECK(cusparseCreate(&handle));
+    CUSPARSE_CHECK(cusparseSetStream(handle, stream));
     DimResult* results = (DimResult*)calloc((size_t)count * o->dimCount, sizeof(DimResult));
     int failures = 0, reordered = 0;
-    printf("GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel and the default\n");
-    printf("over the faster cuSPARSE algorithm, and the decider's and the random pick's share of the best\n");
-    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}", "basic", "best", "{config}", "best",
-           "basic", "dflt", "decider", "random");
+    printf(
+        "GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel "
+        "and the default\n");
+    printf(
+        "over the faster cuSPARSE algorithm, and the decider's and the random pick's share of the "
+        "best\n");
+    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}",
+           "basic", "best", "{config}", "best", "basic", "dflt", "decider", "random");
     for (int i = 0; i < count; ++i) {
-        const int k = i * o->dimCount, wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
-        if (wrong == 0) printf("%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the CPU\n", inputs[i].name, inputs[i].a.nnz);
-        else printf("%s (nnz %d): %d variants fail their check (stderr names them)\n", inputs[i].name, inputs[i].a.nnz, wrong);
-        for (int di = 0; di < inputs[i].sweepDims; ++di) printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
+        const int k = i * o->dimCount,
+                  wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
+        if (wrong == 0)
+            printf(
+                "%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the "
+                "CPU\n",
+                inputs[i].name, inputs[i].a.nnz);
+        else
+            printf("%s (nnz %d): %d variants fail their check (stderr names them)\n",
+                   inputs[i].name, inputs[i].a.nnz, wrong);
+        for (int di = 0; di < inputs[i].sweepDims; ++di)
+            printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
         failures += wrong, reordered += inputs[i].reorderedFrom >= 0;
         fflush(stdout);
     }
     CUSPARSE_CHECK(cusparseDestroy(handle));
     printOracleTables(o, inputs, count, results, predicted, drawn);
-    if (reordered > 0) printReorderTable(o, inputs, count, results);
+    if (reordered > 0)
+        printReorderTable(o, inputs, count, results);
     free(results);
     // snippet: gcn-run
-    // The GCN runs on the community graph (on the first file when files are given), its two aggregations on the decider's picks at the
-    // layers' widths.
+    // The GCN runs on the community graph (on the first file when files are given), its two
+    // aggregations on the decider's picks at the layers' widths.
     int gcn = 0;
-    for (int i = 0; i < count; ++i) gcn = strcmp(inputs[i].name, "community") == 0 ? i : gcn;
-    const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden, kGcnClasses};
+    for (int i = 0; i < count; ++i)
+        gcn = strcmp(inputs[i].name, "community") == 0 ? i : gcn;
+    const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden,
+                          kGcnClasses};
     Config chosen[2];
     char names[2][32];
     for (int layer = 0; layer < 2; ++layer) {
-        chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[gcn].feature, width[layer + 1], NULL, 0);
+        chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[gcn].feature,
+                                width[layer + 1], NULL, 0);
         configName(chosen[layer], names[layer], sizeof(names[layer]));
     }
-    printf("GCN forward pass on %s: %d -> %d -> %d features, H1 = relu(A (X W1)), Z = A (H1 W2); transforms by cuBLAS,\n",
-           inputs[gcn].name, width[0], width[1], width[2]);
-    printf("aggregations by cuSPARSE in one run and by the decider's %s and %s in the other\n", names[0], names[1]);
+    printf(
+        "GCN forward pass on %s: %d -> %d -> %d features, H1 = relu(A (X W1)), Z = A (H1 W2); "
+        "transforms by cuBLAS,\n",
+        inputs[gcn].name, width[0], width[1], width[2]);
+    printf("aggregations by cuSPARSE in one run and by the decider's %s and %s in the other\n",
+           names[0], names[1]);
     double speedup = 0.0;
     failures += runGcn(&inputs[gcn], width, chosen, stream, &speedup);
     // end snippet
-    printf("~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\nheadline: gcn_speedup = %.2f\n", speedup >= 1.4 ? "met" : "missed", speedup);
+    printf(
+        "~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\nheadline: gcn_speedup = %.2f\n",
+        speedup >= 1.4 ? "met" : "missed", speedup);
     CUDA_CHECK(cudaStreamDestroy(stream));
     return failures;
 }
 
-// ---------------------------------------------------------------- plumbing: the reader, loaders, generators, the model file, flags
-// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
-// mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column), duplicates
-// summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets one line on
-// stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing left held.
-// Arrays grow with the entries read, never with the size line's claim: a lying header costs nothing.
+// ---------------------------------------------------------------- plumbing: the reader, loaders,
+// generators, the model file, flags
+// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares
+// it ---- mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column),
+// duplicates summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets
+// one line on stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing
+// left held. Arrays grow with the entries read, never with the size line's claim: a lying header
+// costs nothing.
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -1322,12 +1759,23 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
 #include <stdlib.h>
 #include <string.h>
 
-enum MmField { MM_REAL, MM_INTEGER, MM_PATTERN };
-enum MmSymmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
+enum MmField {
+    MM_REAL,
+    MM_INTEGER,
+    MM_PATTERN
+};
+enum MmSymmetry {
+    MM_GENERAL,
+    MM_SYMMETRIC,
+    MM_SKEW_SYMMETRIC
+};
 // One entry in 16 bytes, so that sorting moves one cache line's share, not three.
-typedef struct { int row, col; double val; } MmEntry;  // 0-based; val 1.0 in a pattern file
 typedef struct {
-    int rows, cols, entries;     // entries: stored after expansion and merging, sorted by (row, col)
+    int row, col;
+    double val;
+} MmEntry;  // 0-based; val 1.0 in a pattern file
+typedef struct {
+    int rows, cols, entries;  // entries: stored after expansion and merging, sorted by (row, col)
     enum MmField field;
     enum MmSymmetry symmetry;
     long long declared, merged;  // entries on the size line; duplicates summed into an earlier one
@@ -1342,14 +1790,26 @@ typedef struct {
 #define MM_DIM_BYTES_FLOOR (256LL << 20)
 #define MM_MAX_LINE (64 << 20)  // a longer line is not a Matrix Market line
 
-typedef struct { FILE* f; const char* path; char* buf; long cap, start, end; long long line; int eof; } MmLines;
+typedef struct {
+    FILE* f;
+    const char* path;
+    char* buf;
+    long cap, start, end;
+    long long line;
+    int eof;
+} MmLines;
 
-static void mmFree(MmMatrix* m) { free(m->entry); m->entry = NULL; m->entries = 0; }
+static void mmFree(MmMatrix* m) {
+    free(m->entry);
+    m->entry = NULL;
+    m->entries = 0;
+}
 
 static int mmFail(const MmLines* r, const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap), fputc('\n', stderr);
+    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap),
+        fputc('\n', stderr);
     va_end(ap);
     return 1;
 }
@@ -1363,23 +1823,34 @@ static char* mmNextLine(MmLines* r, int* err) {
         if (nl || (r->eof && r->end > r->start)) {
             long len = nl ? (long)(nl - s) : r->end - r->start;
             r->start += len + (nl ? 1 : 0);
-            if (len > 0 && s[len - 1] == '\r') len--;
+            if (len > 0 && s[len - 1] == '\r')
+                len--;
             s[len] = '\0';  // the buffer keeps one spare byte for this
             r->line++;
             return s;
         }
-        if (r->eof) return NULL;
+        if (r->eof)
+            return NULL;
         memmove(r->buf, s, (size_t)(r->end - r->start));
         r->end -= r->start, r->start = 0;
         if (r->end + 1 >= r->cap) {
             char* bigger = r->cap < MM_MAX_LINE ? (char*)realloc(r->buf, (size_t)r->cap * 2) : NULL;
-            if (!bigger) { r->line++; *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE); return NULL; }
+            if (!bigger) {
+                r->line++;
+                *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE);
+                return NULL;
+            }
             r->buf = bigger, r->cap *= 2;
         }
         size_t got = fread(r->buf + r->end, 1, (size_t)(r->cap - 1 - r->end), r->f);
         r->end += (long)got;
-        if (got > 0) continue;
-        if (ferror(r->f)) { fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno)); *err = 1; return NULL; }
+        if (got > 0)
+            continue;
+        if (ferror(r->f)) {
+            fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno));
+            *err = 1;
+            return NULL;
+        }
         r->eof = 1;
     }
 }
@@ -1387,14 +1858,17 @@ static char* mmNextLine(MmLines* r, int* err) {
 // Splits s in place at blanks; returns the field count (0 for a blank line), keeping up to cap.
 static int mmSplit(char* s, char** tok, int cap) {
     int n = 0;
-    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t")) if (n++ < cap) tok[n - 1] = t;
+    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t"))
+        if (n++ < cap)
+            tok[n - 1] = t;
     return n;
 }
 
 // The next line that is neither a comment nor blank, split; NULL at the end or after an error.
 static char* mmNextData(MmLines* r, int* err, char** tok, int cap, int* n) {
     char* s;
-    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {}
+    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {
+    }
     return s;
 }
 
@@ -1414,25 +1888,32 @@ static int mmInteger(const char* s, long long* out, int* overflow) {
 }
 
 // A decimal of at most 15 digits times a power of ten within 10^22 is two exact doubles and one
-// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else goes
-// to strtod itself.
+// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else
+// goes to strtod itself.
 static double mmValue(const char* s, char** end) {
-    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* p = s + (*s == '+' || *s == '-');
     int digits = 0, scale = 0, over;
     long long exponent = 0;
-    unsigned long long mantissa = 0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
-    for (; *p >= '0' && *p <= '9'; p++, digits++) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    unsigned long long mantissa =
+        0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
     if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
-    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over && llabs(exponent) < 400) {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--)
+            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over &&
+        llabs(exponent) < 400) {
         scale += (int)exponent;
         p += strlen(p);
     }
-    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22) return strtod(s, end);
+    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22)
+        return strtod(s, end);
     *end = (char*)p;
-    const double v = scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
+    const double v =
+        scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
     return *s == '-' ? -v : v;
 }
 
@@ -1441,44 +1922,74 @@ static int mmHeader(MmLines* r, MmMatrix* m) {
     static const char* const kSymmetries[] = {"general", "symmetric", "skew-symmetric"};
     int err = 0, n = 0, f = 0, y = 0;
     char *tok[6], *s = mmNextLine(r, &err);
-    if (err) return 1;
-    if (!s) { r->line = 1; return mmFail(r, "empty file, expected a %%%%MatrixMarket banner"); }
+    if (err)
+        return 1;
+    if (!s) {
+        r->line = 1;
+        return mmFail(r, "empty file, expected a %%%%MatrixMarket banner");
+    }
     n = mmSplit(s, tok, 6);
-    for (int i = 0; i < n && i < 5; i++) for (char* c = tok[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
-    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0) return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
-    if (n != 5) return mmFail(r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words", n);
-    if (strcmp(tok[1], "matrix") != 0) return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
-    if (strcmp(tok[2], "coordinate") != 0) return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
-    while (f < 3 && strcmp(tok[3], kFields[f]) != 0) f++;
-    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0) y++;
-    if (f == 3) return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
-    if (y == 3) return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)", tok[4]);
+    for (int i = 0; i < n && i < 5; i++)
+        for (char* c = tok[i]; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0)
+        return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
+    if (n != 5)
+        return mmFail(
+            r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words",
+            n);
+    if (strcmp(tok[1], "matrix") != 0)
+        return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
+    if (strcmp(tok[2], "coordinate") != 0)
+        return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
+    while (f < 3 && strcmp(tok[3], kFields[f]) != 0)
+        f++;
+    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0)
+        y++;
+    if (f == 3)
+        return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
+    if (y == 3)
+        return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)",
+                      tok[4]);
     m->field = (enum MmField)f, m->symmetry = (enum MmSymmetry)y;
-    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC) return mmFail(r, "a pattern matrix cannot be skew-symmetric");
+    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC)
+        return mmFail(r, "a pattern matrix cannot be skew-symmetric");
 
     if (!(s = mmNextData(r, &err, tok, 6, &n))) {
-        if (err) return 1;
+        if (err)
+            return 1;
         r->line++;
         return mmFail(r, "end of file before the size line `ROWS COLS ENTRIES`");
     }
     long long size[3];
     int overflow = 0, over;  // size-line fields too big for long long
-    if (n != 3) return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
+    if (n != 3)
+        return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
     for (int i = 0; i < 3; i++) {
-        if (!mmInteger(tok[i], &size[i], &over)) return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
-        if (size[i] < 0) return mmFail(r, "bad size line: '%s' is negative", tok[i]);
+        if (!mmInteger(tok[i], &size[i], &over))
+            return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
+        if (size[i] < 0)
+            return mmFail(r, "bad size line: '%s' is negative", tok[i]);
         overflow |= over;
     }
     if (overflow || size[0] > INT_MAX || size[1] > INT_MAX || size[2] > INT_MAX)
-        return mmFail(r, "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must be below 2^31)",
+        return mmFail(r,
+                      "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must "
+                      "be below 2^31)",
                       tok[0], tok[1], tok[2]);
     if (m->symmetry != MM_GENERAL && size[0] != size[1])
-        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0], size[1]);
-    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2), allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
-    if (allowed < MM_DIM_BYTES_FLOOR) allowed = MM_DIM_BYTES_FLOOR;
+        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0],
+                      size[1]);
+    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2),
+              allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
+    if (allowed < MM_DIM_BYTES_FLOOR)
+        allowed = MM_DIM_BYTES_FLOOR;
     if (dimBytes > allowed)
-        return mmFail(r, "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
-                      "(at most %lld for this many entries)", size[0], size[1], size[2], dimBytes, allowed);
+        return mmFail(
+            r,
+            "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
+            "(at most %lld for this many entries)",
+            size[0], size[1], size[2], dimBytes, allowed);
     m->rows = (int)size[0], m->cols = (int)size[1], m->declared = size[2];
     return 0;
 }
@@ -1490,39 +2001,60 @@ static int mmEntries(MmLines* r, MmMatrix* m, long long* count) {
     int err = 0, n = 0, over;
     char *tok[4], *end;
     while (mmNextData(r, &err, tok, 4, &n)) {
-        if (seen == m->declared) return mmFail(r, "more entries than the %lld declared", m->declared);
-        if (n != want) return mmFail(r, want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields", n);
+        if (seen == m->declared)
+            return mmFail(r, "more entries than the %lld declared", m->declared);
+        if (n != want)
+            return mmFail(
+                r,
+                want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields",
+                n);
         for (int k = 0; k < 2; k++) {
             const char* what = k == 0 ? "row" : "column";
             const long long hi = k == 0 ? m->rows : m->cols;
-            if (!mmInteger(tok[k], &ij[k], &over)) return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
-            if (over || ij[k] < 1 || ij[k] > hi) return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k], hi);
+            if (!mmInteger(tok[k], &ij[k], &over))
+                return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
+            if (over || ij[k] < 1 || ij[k] > hi)
+                return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k],
+                              hi);
         }
         double v = 1.0;
         if (want == 3) {
             if (m->field == MM_INTEGER && !mmInteger(tok[2], &iv, &over))
                 return mmFail(r, "value '%s' is not an integer (the field is integer)", tok[2]);
             v = mmValue(tok[2], &end);
-            if (end == tok[2] || *end != '\0') return mmFail(r, "value '%s' is not a number", tok[2]);
-            if (!(fabs(v) <= FLT_MAX)) return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
+            if (end == tok[2] || *end != '\0')
+                return mmFail(r, "value '%s' is not a number", tok[2]);
+            if (!(fabs(v) <= FLT_MAX))
+                return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
         }
         if (m->symmetry == MM_SKEW_SYMMETRIC && ij[0] == ij[1])
-            return mmFail(r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero", ij[0], ij[1]);
+            return mmFail(
+                r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero",
+                ij[0], ij[1]);
         const int mirror = m->symmetry != MM_GENERAL && ij[0] != ij[1];
-        if (*count + 1 + mirror > INT_MAX) return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets", INT_MAX);
+        if (*count + 1 + mirror > INT_MAX)
+            return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets",
+                          INT_MAX);
         if (*count + 2 > cap) {
             const long long bigger = cap ? cap * 2 : 1024;
             MmEntry* grown = (MmEntry*)realloc(m->entry, (size_t)bigger * sizeof(MmEntry));
-            if (!grown) return mmFail(r, "out of host memory after %lld entries", *count);
+            if (!grown)
+                return mmFail(r, "out of host memory after %lld entries", *count);
             m->entry = grown, cap = bigger;
         }
-        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v}, t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
+        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v},
+                      t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
         m->entry[(*count)++] = e;
-        if (mirror) m->entry[(*count)++] = t;
+        if (mirror)
+            m->entry[(*count)++] = t;
         seen++;
     }
-    if (err) return 1;
-    if (seen < m->declared) { r->line++; return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared); }
+    if (err)
+        return 1;
+    if (seen < m->declared) {
+        r->line++;
+        return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared);
+    }
     return 0;
 }
 
@@ -1535,32 +2067,49 @@ static int mmByColumn(const void* a, const void* b) {
 // column: O(entries + rows) moves and short sorts. Duplicates are then neighbours and are summed.
 static int mmSortAndMerge(MmMatrix* m, long long n) {
     long long e = 1, kept = 0;
-    while (e < n && m->entry[e - 1].row <= m->entry[e].row) e++;
+    while (e < n && m->entry[e - 1].row <= m->entry[e].row)
+        e++;
     const int inRowOrder = e >= n;  // as most files are, so no scatter and no second array
     int* rowStart = (int*)calloc((size_t)m->rows + 1, sizeof(int));
     int* next = (int*)malloc(((size_t)m->rows + 1) * sizeof(int));
     MmEntry* sorted = inRowOrder ? NULL : (MmEntry*)malloc((size_t)(n ? n : 1) * sizeof(MmEntry));
-    if (!rowStart || !next || (!inRowOrder && !sorted)) { free(rowStart); free(next); free(sorted); return 1; }
-    for (e = 0; e < n; e++) rowStart[m->entry[e].row + 1]++;
-    for (int i = 0; i < m->rows; i++) rowStart[i + 1] += rowStart[i];
+    if (!rowStart || !next || (!inRowOrder && !sorted)) {
+        free(rowStart);
+        free(next);
+        free(sorted);
+        return 1;
+    }
+    for (e = 0; e < n; e++)
+        rowStart[m->entry[e].row + 1]++;
+    for (int i = 0; i < m->rows; i++)
+        rowStart[i + 1] += rowStart[i];
     if (!inRowOrder) {
         memcpy(next, rowStart, ((size_t)m->rows + 1) * sizeof(int));
-        for (e = 0; e < n; e++) sorted[next[m->entry[e].row]++] = m->entry[e];
+        for (e = 0; e < n; e++)
+            sorted[next[m->entry[e].row]++] = m->entry[e];
         free(m->entry);
         m->entry = sorted;
     }
     for (int i = 0; i < m->rows; i++) {
         MmEntry* row = m->entry + rowStart[i];
         const int len = rowStart[i + 1] - rowStart[i];
-        if (len > 32) { qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn); continue; }
+        if (len > 32) {
+            qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn);
+            continue;
+        }
         for (int k = 1; k < len; k++)  // short rows: an insertion sort beats qsort's calls
-            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) { const MmEntry t = row[j]; row[j] = row[j - 1], row[j - 1] = t; }
+            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) {
+                const MmEntry t = row[j];
+                row[j] = row[j - 1], row[j - 1] = t;
+            }
     }
     free(rowStart), free(next);
     for (e = 0; e < n; e++) {
         MmEntry* last = kept > 0 ? &m->entry[kept - 1] : NULL;
-        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col) last->val += m->entry[e].val;
-        else m->entry[kept++] = m->entry[e];
+        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col)
+            last->val += m->entry[e].val;
+        else
+            m->entry[kept++] = m->entry[e];
     }
     m->merged = n - kept, m->entries = (int)kept;
     return 0;
@@ -1571,13 +2120,19 @@ static int mmRead(const char* path, MmMatrix* m) {
     memset(m, 0, sizeof(*m));
     MmLines r = {NULL, path, NULL, 1 << 20, 0, 0, 0, 0};
     long long count = 0;
-    if (!(r.f = fopen(path, "rb"))) { fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)); return 1; }
+    if (!(r.f = fopen(path, "rb"))) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return 1;
+    }
     r.buf = (char*)malloc((size_t)r.cap);
     int failed = !r.buf ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : mmHeader(&r, m);
-    if (!failed) failed = mmEntries(&r, m, &count);
-    if (!failed && mmSortAndMerge(m, count)) failed = mmFail(&r, "out of host memory sorting %lld entries", count);
+    if (!failed)
+        failed = mmEntries(&r, m, &count);
+    if (!failed && mmSortAndMerge(m, count))
+        failed = mmFail(&r, "out of host memory sorting %lld entries", count);
     free(r.buf), fclose(r.f);
-    if (failed) mmFree(m);
+    if (failed)
+        mmFree(m);
     return failed;
 }
 // ---- end common/mmio.h ----
@@ -1587,56 +2142,73 @@ static uint64_t splitmix64(uint64_t* state) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-static uint64_t hash64(uint64_t x) { return splitmix64(&x); }
-static double unit01(uint64_t bits) { return (double)(bits >> 11) * 0x1p-53; }
-static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
-static int maxFFor(int dim) { return ceilDiv(dim, kWarpSize); }
-// The value of an undirected edge, the same from both ends: 0.25 .. 2.0 in steps of 0.25, exact in float and varied, so a kernel that pairs
-// a value with the wrong column shows.
+static uint64_t hash64(uint64_t x) {
+    return splitmix64(&x);
+}
+static double unit01(uint64_t bits) {
+    return (double)(bits >> 11) * 0x1p-53;
+}
+static int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+}
+static int maxFFor(int dim) {
+    return ceilDiv(dim, kWarpSize);
+}
+// The value of an undirected edge, the same from both ends: 0.25 .. 2.0 in steps of 0.25, exact in
+// float and varied, so a kernel that pairs a value with the wrong column shows.
 static float edgeValue(int u, int v) {
     const uint64_t lo = (uint64_t)(u < v ? u : v), hi = (uint64_t)(u < v ? v : u);
     return 0.25f * (float)(1 + (hash64((lo << 32 | hi) ^ kSeedValues) >> 61));
 }
-// B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and one CPU reference at the widest dim serves
-// them all. Values in [-1, 1) in steps of 2^-15.
+// B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
+// one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
 static float denseValue(int row, int col) {
     const uint64_t h = hash64(((uint64_t)row << 8 | (uint64_t)col) ^ kSeedDense);
     return (float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f;
 }
 static void* checkedMalloc(size_t bytes) {
     void* p = malloc(bytes > 0 ? bytes : 1);
-    if (p == NULL) fprintf(stderr, "out of host memory (%zu bytes)\n", bytes), exit(EXIT_FAILURE);
+    if (p == NULL)
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes), exit(EXIT_FAILURE);
     return p;
 }
-static void freeCsr(Csr* a) { free(a->rowPtr), free(a->colIdx), free(a->val), memset(a, 0, sizeof(*a)); }
+static void freeCsr(Csr* a) {
+    free(a->rowPtr), free(a->colIdx), free(a->val), memset(a, 0, sizeof(*a));
+}
 static void freeInput(Input* in) {
     freeCsr(&in->a);
     for (int v = 0; v < kVCount; ++v) {
         Pcsr* p = &in->pcsr[v];
-        free(p->panelPtr), free(p->vecCol), free(p->vecVal), free(p->pieceStart), free(p->pieceRow), free(p->zeroPanels);
+        free(p->panelPtr), free(p->vecCol), free(p->vecVal), free(p->pieceStart), free(p->pieceRow),
+            free(p->zeroPanels);
     }
     memset(in, 0, sizeof(*in));
 }
 static void freeInputs(Input* inputs, int count) {
-    for (int i = 0; i < count; ++i) freeInput(&inputs[i]);
+    for (int i = 0; i < count; ++i)
+        freeInput(&inputs[i]);
     free(inputs);
 }
 static void addTriple(Triples* t, int row, int col, float val) {
     if (t->count == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 1 << 16;
-        t->row = (int*)realloc(t->row, (size_t)t->cap * sizeof(int)), t->col = (int*)realloc(t->col, (size_t)t->cap * sizeof(int));
+        t->row = (int*)realloc(t->row, (size_t)t->cap * sizeof(int)),
+        t->col = (int*)realloc(t->col, (size_t)t->cap * sizeof(int));
         t->val = (float*)realloc(t->val, (size_t)t->cap * sizeof(float));
-        if (!t->row || !t->col || !t->val) fprintf(stderr, "out of host memory (%lld entries)\n", t->cap), exit(EXIT_FAILURE);
+        if (!t->row || !t->col || !t->val)
+            fprintf(stderr, "out of host memory (%lld entries)\n", t->cap), exit(EXIT_FAILURE);
     }
     t->row[t->count] = row, t->col[t->count] = col, t->val[t->count++] = val;
 }
 // An undirected edge: both directions, a self loop once; its value from edgeValue.
 static void addEdge(Triples* t, int u, int v) {
     addTriple(t, u, v, edgeValue(u, v));
-    if (u != v) addTriple(t, v, u, edgeValue(u, v));
+    if (u != v)
+        addTriple(t, v, u, edgeValue(u, v));
 }
-// The CSR of n rows from the triples, ordered by row, then column, by two stable counting sorts (linear time, where a comparison sort of a
-// Kronecker graph's entries takes seconds); a repeated (row, column) is kept once (an edge drawn twice). The triples are freed.
+// The CSR of n rows from the triples, ordered by row, then column, by two stable counting sorts
+// (linear time, where a comparison sort of a Kronecker graph's entries takes seconds); a repeated
+// (row, column) is kept once (an edge drawn twice). The triples are freed.
 static void csrFromTriples(int n, Triples* t, Csr* a) {
     int* byCol = (int*)checkedMalloc((size_t)t->count * sizeof(int));
     int* order = (int*)checkedMalloc((size_t)t->count * sizeof(int));
@@ -1644,8 +2216,10 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
     for (int pass = 0; pass < 2; ++pass) {
         const int* key = pass == 0 ? t->col : t->row;
         memset(start, 0, (size_t)(n + 1) * sizeof(long long));
-        for (long long e = 0; e < t->count; ++e) ++start[key[e] + 1];
-        for (int i = 0; i < n; ++i) start[i + 1] += start[i];
+        for (long long e = 0; e < t->count; ++e)
+            ++start[key[e] + 1];
+        for (int i = 0; i < n; ++i)
+            start[i + 1] += start[i];
         for (long long k = 0; k < t->count; ++k) {
             const int e = pass == 0 ? (int)k : byCol[k];
             (pass == 0 ? byCol : order)[start[key[e]]++] = e;
@@ -1657,68 +2231,84 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
     a->val = (float*)checkedMalloc((size_t)(t->count + 1) * sizeof(float));
     for (long long k = 0; k < t->count; ++k) {
         const int e = order[k], prev = k > 0 ? order[k - 1] : -1;
-        if (prev >= 0 && t->row[prev] == t->row[e] && t->col[prev] == t->col[e]) continue;
+        if (prev >= 0 && t->row[prev] == t->row[e] && t->col[prev] == t->col[e])
+            continue;
         ++a->rowPtr[t->row[e] + 1];
         a->colIdx[a->nnz] = t->col[e], a->val[a->nnz++] = t->val[e];
     }
-    for (int i = 0; i < n; ++i) a->rowPtr[i + 1] += a->rowPtr[i];
+    for (int i = 0; i < n; ++i)
+        a->rowPtr[i + 1] += a->rowPtr[i];
     free(start), free(byCol), free(order), free(t->row), free(t->col), free(t->val);
     memset(t, 0, sizeof(*t));
 }
-// The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal, could not show a kernel that pairs a value
-// with the wrong column, so its values come from edgeValue (of the unordered pair: a symmetric file stays symmetric).
+// The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal,
+// could not show a kernel that pairs a value with the wrong column, so its values come from
+// edgeValue (of the unordered pair: a symmetric file stays symmetric).
 static int csrFromFile(const char* path, Csr* a) {
     MmMatrix mm;
-    if (mmRead(path, &mm) != 0) return 0;
+    if (mmRead(path, &mm) != 0)
+        return 0;
     if (mm.entries == 0 || mm.rows != mm.cols) {
-        fprintf(stderr, mm.entries == 0 ? "%s: needs at least one entry, got %d x %d with none\n"
-                                        : "%s: needs a square matrix (B's rows are A's columns), got %d x %d\n",
+        fprintf(stderr,
+                mm.entries == 0
+                    ? "%s: needs at least one entry, got %d x %d with none\n"
+                    : "%s: needs a square matrix (B's rows are A's columns), got %d x %d\n",
                 path, mm.rows, mm.cols);
         return mmFree(&mm), 0;
     }
     int allEqual = 1;
-    for (int e = 1; e < mm.entries && allEqual; ++e) allEqual = mm.entry[e].val == mm.entry[0].val;
+    for (int e = 1; e < mm.entries && allEqual; ++e)
+        allEqual = mm.entry[e].val == mm.entry[0].val;
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int e = 0; e < mm.entries; ++e) {
         const MmEntry x = mm.entry[e];
-        addTriple(&t, x.row, x.col, mm.field == MM_PATTERN || allEqual ? edgeValue(x.row, x.col) : (float)x.val);
+        addTriple(&t, x.row, x.col,
+                  mm.field == MM_PATTERN || allEqual ? edgeValue(x.row, x.col) : (float)x.val);
     }
     mmFree(&mm);
     csrFromTriples(mm.rows, &t, a);
     return 1;
 }
-// Renumbers the vertices, vertex i becoming newId[i] (out = P A P^T), or a random newId when it is NULL; out may be a itself.
+// Renumbers the vertices, vertex i becoming newId[i] (out = P A P^T), or a random newId when it is
+// NULL; out may be a itself.
 static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     int* perm = (int*)checkedMalloc((size_t)a->n * sizeof(int));
-    for (int i = 0; i < a->n; ++i) perm[i] = newId ? newId[i] : i;
+    for (int i = 0; i < a->n; ++i)
+        perm[i] = newId ? newId[i] : i;
     for (int i = a->n - 1; i > 0 && !newId; --i) {  // Fisher-Yates
         const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1)), x = perm[i];
         perm[i] = perm[j], perm[j] = x;
     }
     Triples t = {0, 0, NULL, NULL, NULL};
-    for (int i = 0; i < a->n; ++i) for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
+    for (int i = 0; i < a->n; ++i)
+        for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e)
+            addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
     const int n = a->n;
-    if (out == a) freeCsr(a);
+    if (out == a)
+        freeCsr(a);
     free(perm);
     csrFromTriples(n, &t, out);
 }
-// Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few vertices (a power law). Graph500 then
-// shuffles the ids, so a vertex's neighbours are anywhere.
+// Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few
+// vertices (a power law). Graph500 then shuffles the ids, so a vertex's neighbours are anywhere.
 static void generateKronecker(int scale, int edgeFactor, uint64_t seed, int shuffle, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (long long k = 0; k < (long long)edgeFactor << scale; ++k) {
         int u = 0, v = 0;
         for (int level = 0; level < scale; ++level) {
             const double r = unit01(splitmix64(&seed));
-            u = 2 * u + (r >= kKronA + kKronB), v = 2 * v + ((r >= kKronA && r < kKronA + kKronB) || r >= kKronA + kKronB + kKronC);
+            u = 2 * u + (r >= kKronA + kKronB),
+            v = 2 * v + ((r >= kKronA && r < kKronA + kKronB) || r >= kKronA + kKronB + kKronC);
         }
-        if (u != v) addEdge(&t, u, v);  // Graph500 drops self loops
+        if (u != v)
+            addEdge(&t, u, v);  // Graph500 drops self loops
     }
     csrFromTriples(1 << scale, &t, a);
-    if (shuffle) permuteCsr(a, NULL, seed, a);
+    if (shuffle)
+        permuteCsr(a, NULL, seed, a);
 }
-// A stencil on a side^dims grid (dims 2 or 3), id = x + side * (y + side * z): 5 or 7 points (faces), or 9 or 27 (the whole box), diagonal
-// included; neighbours' ids are close.
+// A stencil on a side^dims grid (dims 2 or 3), id = x + side * (y + side * z): 5 or 7 points
+// (faces), or 9 or 27 (the whole box), diagonal included; neighbours' ids are close.
 static void generateMesh(int side, int dims, int box, Csr* a) {
     const int n = dims == 3 ? side * side * side : side * side, reach = dims == 3;
     Triples t = {0, 0, NULL, NULL, NULL};
@@ -1727,42 +2317,54 @@ static void generateMesh(int side, int dims, int box, Csr* a) {
         for (int dz = -reach; dz <= reach; ++dz) {
             for (int dy = -1; dy <= 1; ++dy) {
                 for (int dx = -1; dx <= 1; ++dx) {
-                    const int nx = x + dx, ny = y + dy, nz = z + dz, nb = nx + side * (ny + side * nz);
-                    const int inside = nx >= 0 && ny >= 0 && nz >= 0 && nx < side && ny < side && nz < side;
-                    if ((box || (dx != 0) + (dy != 0) + (dz != 0) <= 1) && inside && nb >= id) addEdge(&t, id, nb);
+                    const int nx = x + dx, ny = y + dy, nz = z + dz,
+                              nb = nx + side * (ny + side * nz);
+                    const int inside =
+                        nx >= 0 && ny >= 0 && nz >= 0 && nx < side && ny < side && nz < side;
+                    if ((box || (dx != 0) + (dy != 0) + (dz != 0) <= 1) && inside && nb >= id)
+                        addEdge(&t, id, nb);
                 }
             }
         }
     }
     csrFromTriples(n, &t, a);
 }
-// A grid keeping a share of its edges: degree 0..4, the shape of a road map; ids row-major, so rows i and i + 1 share no column at all, the
-// worst case for V = 2.
+// A grid keeping a share of its edges: degree 0..4, the shape of a road map; ids row-major, so rows
+// i and i + 1 share no column at all, the worst case for V = 2.
 static void generateRoad(int side, double keep, uint64_t seed, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int id = 0; id < side * side; ++id) {
-        if (id % side + 1 < side && unit01(hash64((uint64_t)id * 2 ^ seed)) < keep) addEdge(&t, id, id + 1);
-        if (id / side + 1 < side && unit01(hash64((uint64_t)id * 2 + 1 ^ seed)) < keep) addEdge(&t, id, id + side);
+        if (id % side + 1 < side && unit01(hash64((uint64_t)id * 2 ^ seed)) < keep)
+            addEdge(&t, id, id + 1);
+        if (id / side + 1 < side && unit01(hash64((uint64_t)id * 2 + 1 ^ seed)) < keep)
+            addEdge(&t, id, id + side);
     }
     csrFromTriples(side * side, &t, a);
 }
-// Clusters of consecutive ids, minSize..maxSize of them, each pair inside joined with probability `inside` (1: dense blocks, the diagonal
-// too), plus `outside` random edges a vertex. Neighbouring rows share most of their columns.
-static void generateClusters(int n, int minSize, int maxSize, double inside, int outside, uint64_t seed, Csr* a) {
+// Clusters of consecutive ids, minSize..maxSize of them, each pair inside joined with probability
+// `inside` (1: dense blocks, the diagonal too), plus `outside` random edges a vertex. Neighbouring
+// rows share most of their columns.
+static void generateClusters(int n, int minSize, int maxSize, double inside, int outside,
+                             uint64_t seed, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int first = 0, size = 0; first < n; first += size) {
         size = minSize + (int)(splitmix64(&seed) % (uint64_t)(maxSize - minSize + 1));
         size = size < n - first ? size : n - first;
         for (int i = first; i < first + size; ++i)
-            for (int j = inside >= 1.0 ? i : i + 1; j < first + size; ++j) if (inside >= 1.0 || unit01(splitmix64(&seed)) < inside) addEdge(&t, i, j);
+            for (int j = inside >= 1.0 ? i : i + 1; j < first + size; ++j)
+                if (inside >= 1.0 || unit01(splitmix64(&seed)) < inside)
+                    addEdge(&t, i, j);
     }
-    for (int i = 0; i < n; ++i) for (int k = 0; k < outside; ++k) addEdge(&t, i, (int)(splitmix64(&seed) % (uint64_t)n));
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < outside; ++k)
+            addEdge(&t, i, (int)(splitmix64(&seed) % (uint64_t)n));
     csrFromTriples(n, &t, a);
 }
-// Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform), else within +-window ids (banded); with
-// skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose hubs are the low ids. bipartite: vertices < n/2 draw partners >= n/2 only (a
-// user-item graph).
-static void generateRandom(int n, int perVertex, int window, double skew, int bipartite, uint64_t seed, Csr* a) {
+// Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform),
+// else within +-window ids (banded); with skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose
+// hubs are the low ids. bipartite: vertices < n/2 draw partners >= n/2 only (a user-item graph).
+static void generateRandom(int n, int perVertex, int window, double skew, int bipartite,
+                           uint64_t seed, Csr* a) {
     const int half = n / 2, pool = bipartite ? n - half : n;
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int u = 0; u < (bipartite ? half : n); ++u) {
@@ -1775,61 +2377,77 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
                 v = u + (int)(r * (2 * window + 1)) - window;
                 v = v < 0 ? -v : v >= pool ? 2 * (pool - 1) - v : v;  // reflect at the ends
             }
-            addEdge(&t, u, bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
+            addEdge(&t, u,
+                    bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
         }
     }
     csrFromTriples(n, &t, a);
 }
 // snippet: training-family
-// The training family, fixed by rule before any evaluation: eight generated families of 32 members, sized 2^10 to 2^20 rows evenly in
-// log, their shapes drawn from their own seeds (never an evaluation input's) and stratified (a Latin hypercube): each draw's range is
-// covered, extremes included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays within minutes.
+// The training family, fixed by rule before any evaluation: eight generated families of 32 members,
+// sized 2^10 to 2^20 rows evenly in log, their shapes drawn from their own seeds (never an
+// evaluation input's) and stratified (a Latin hypercube): each draw's range is covered, extremes
+// included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays
+// within minutes.
 static double stratified(int family, int member, int draw) {
-    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40, own = hash64(key + (uint64_t)member);
-    int stratum = 0;  // the member's rank among its family's hashes: a random permutation of the strata per family and draw
-    for (int m = 0; m < kFamilyMembers; ++m) stratum += hash64(key + (uint64_t)m) < own;
+    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40,
+                   own = hash64(key + (uint64_t)member);
+    int stratum = 0;  // the member's rank among its family's hashes: a random permutation of the
+                      // strata per family and draw
+    for (int m = 0; m < kFamilyMembers; ++m)
+        stratum += hash64(key + (uint64_t)m) < own;
     return (stratum + unit01(hash64(own))) / kFamilyMembers;
 }
 static void generateTrainGraph(int family, int member, Input* in) {
     const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
-    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2), r3 = stratified(family, member, 3);
+    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2),
+                 r3 = stratified(family, member, 3);
     int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
     const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
     Csr* a = &in->a;
     char shape[64] = "";
     if (family == 0 && member % 2 == 0) {
         int scale = (int)lround(log2((double)n)), factor = 4 + (int)(r1 * 28);
-        while ((long long)factor << scale > kTrainMaxNnz / 2) --scale;
-        generateKronecker(scale, factor, seed, 0, a), snprintf(shape, sizeof(shape), "kron, %d per vertex", factor);
+        while ((long long)factor << scale > kTrainMaxNnz / 2)
+            --scale;
+        generateKronecker(scale, factor, seed, 0, a),
+            snprintf(shape, sizeof(shape), "kron, %d per vertex", factor);
     } else if (family == 1) {
-        const int dims = r1 < 0.5 ? 2 : 3, box = r2 < 0.5, points = dims == 2 ? (box ? 9 : 5) : (box ? 27 : 7);
-        generateMesh((int)lround(pow(fmin(n, kTrainMaxNnz / (double)points), 1.0 / dims)), dims, box, a);
+        const int dims = r1 < 0.5 ? 2 : 3, box = r2 < 0.5,
+                  points = dims == 2 ? (box ? 9 : 5) : (box ? 27 : 7);
+        generateMesh((int)lround(pow(fmin(n, kTrainMaxNnz / (double)points), 1.0 / dims)), dims,
+                     box, a);
         snprintf(shape, sizeof(shape), "%dD, %d points", dims, points);
     } else if (family == 3) {
-        generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a), snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
+        generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a),
+            snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
     } else if (family == 4 || family == 6) {  // clusters: sparse ones, or dense blocks
-        const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1)), hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
+        const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1)),
+                  hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
         const double inside = family == 4 ? 0.2 + 0.7 * stratified(family, member, 4) : 1.0;
         const int outside = family == 4 ? 1 + member % 3 : (int)(r2 * 4);
         n = (int)fmin(n, kTrainMaxNnz / (inside * (lo + hi) / 2 + 2 * outside));
         generateClusters(n, lo, hi, inside, outside, seed, a);
-        snprintf(shape, sizeof(shape), "clusters of %d..%d, p %.2f, %d outside", lo, hi, inside, outside);
+        snprintf(shape, sizeof(shape), "clusters of %d..%d, p %.2f, %d outside", lo, hi, inside,
+                 outside);
     } else {  // the random generator's shapes: Chung-Lu, banded, bipartite, uniform
-        const int per = family == 7 ? (int)lround(pow(32.0, r1)) : 2 + (int)(r1 * (family == 5 ? 14 : 22));
+        const int per =
+            family == 7 ? (int)lround(pow(32.0, r1)) : 2 + (int)(r1 * (family == 5 ? 14 : 22));
         const int window = family == 2 ? (int)lround(4 * pow(256.0, r2)) : n;
         const double skew = family == 0 || (family == 5 && r2 >= 0.5) ? 0.5 + 0.4 * r2 : 0.0;
         n = (int)fmin(n, kTrainMaxNnz / (2.0 * per));
         generateRandom(n, per, window, skew, family == 5, seed, a);
         snprintf(shape, sizeof(shape), "%d per vertex, within %d, skew %.2f", per, window, skew);
     }
-    if (shuffle) permuteCsr(a, NULL, seed ^ kSeedShuffle, a);
+    if (shuffle)
+        permuteCsr(a, NULL, seed ^ kSeedShuffle, a);
     snprintf(in->name, sizeof(in->name), "%s-%d", kFamilyNames[family], member);
     snprintf(in->about, sizeof(in->about), "%s%s", shape, shuffle ? ", ids shuffled" : "");
     in->family = family, in->reorderedFrom = -1;
 }
 // end snippet
-// The model file (see decider-model.txt): its first line exactly kModelHeader; '#' lines are comments (the "# gpu:" one is kept, to print);
-// then
+// The model file (see decider-model.txt): its first line exactly kModelHeader; '#' lines are
+// comments (the "# gpu:" one is kept, to print); then
 //   tree DIM NODES                           then NODES node lines, ids 0.. in order:
 //   ID split FEATURE THRESHOLD LEFT RIGHT    go LEFT when FEATURE <= THRESHOLD, else RIGHT
 //   ID leaf W F V S                          predict <W, F, V, S>
@@ -1837,16 +2455,20 @@ static void generateTrainGraph(int family, int member, Input* in) {
 // Children have larger ids than their parent, so every walk ends at a leaf.
 static char* nextModelLine(MmLines* r, int* err, char** tok, int* n, Model* m) {
     for (char* s; (s = mmNextLine(r, err)) != NULL;) {
-        if (strncmp(s, "# gpu: ", 7) == 0) snprintf(m->provenance, sizeof(m->provenance), "%s", s + 7);
-        if (strncmp(s, "# leave-one-family-out: ", 24) == 0) snprintf(m->lofo, sizeof(m->lofo), "%s", s + 24);
-        if (s[0] != '#' && (*n = mmSplit(s, tok, 8)) > 0) return s;
+        if (strncmp(s, "# gpu: ", 7) == 0)
+            snprintf(m->provenance, sizeof(m->provenance), "%s", s + 7);
+        if (strncmp(s, "# leave-one-family-out: ", 24) == 0)
+            snprintf(m->lofo, sizeof(m->lofo), "%s", s + 24);
+        if (s[0] != '#' && (*n = mmSplit(s, tok, 8)) > 0)
+            return s;
     }
     return NULL;
 }
 static int parseInt(const char* s, int lo, int hi, int* out) {
     long long v = 0;
     int over = 0;
-    if (!mmInteger(s, &v, &over) || over || v < lo || v > hi) return 0;
+    if (!mmInteger(s, &v, &over) || over || v < lo || v > hi)
+        return 0;
     *out = (int)v;
     return 1;
 }
@@ -1854,25 +2476,38 @@ static int parseInt(const char* s, int lo, int hi, int* out) {
 static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
     int got = -1, w = 0, f = 0, v = 0, s = 0, left = 0, right = 0;
     TreeNode* node = &tree->nodes[id];
-    if (n != 6 || !parseInt(tok[0], 0, kMaxTreeNodes, &got) || (strcmp(tok[1], "leaf") && strcmp(tok[1], "split")))
-        return !mmFail(r, "bad node line (want: ID split FEATURE THRESHOLD LEFT RIGHT, or ID leaf W F V S)");
-    if (got != id) return !mmFail(r, "node %s is out of order (want node %d of the tree for dim %d)", tok[0], id, tree->dim);
+    if (n != 6 || !parseInt(tok[0], 0, kMaxTreeNodes, &got) ||
+        (strcmp(tok[1], "leaf") && strcmp(tok[1], "split")))
+        return !mmFail(
+            r, "bad node line (want: ID split FEATURE THRESHOLD LEFT RIGHT, or ID leaf W F V S)");
+    if (got != id)
+        return !mmFail(r, "node %s is out of order (want node %d of the tree for dim %d)", tok[0],
+                       id, tree->dim);
     if (strcmp(tok[1], "leaf") == 0) {
-        const int ints = parseInt(tok[2], 1, 8, &w) && parseInt(tok[3], 1, 8, &f) && parseInt(tok[4], 1, 4, &v) && parseInt(tok[5], 0, 1, &s);
+        const int ints = parseInt(tok[2], 1, 8, &w) && parseInt(tok[3], 1, 8, &f) &&
+                         parseInt(tok[4], 1, 4, &v) && parseInt(tok[5], 0, 1, &s);
         node->feature = -1, node->leaf = makeConfig(w, f, v, s);
         if (!ints || !configAllowed(node->leaf, tree->dim))
-            return !mmFail(r, "W%s F%s V%s S%s is not a configuration at dim %d (W 1/2/4/8, F 1..%d, V 1/2/4, S 0/1)",
+            return !mmFail(r,
+                           "W%s F%s V%s S%s is not a configuration at dim %d (W 1/2/4/8, F 1..%d, "
+                           "V 1/2/4, S 0/1)",
                            tok[2], tok[3], tok[4], tok[5], tree->dim, maxFFor(tree->dim));
         return 1;
     }
     node->feature = -1;
-    for (int k = 0; k < kFeatureCount; ++k) node->feature = strcmp(tok[2], kFeatureNames[k]) == 0 ? k : node->feature;
-    if (node->feature < 0) return !mmFail(r, "unknown feature %s", tok[2]);
+    for (int k = 0; k < kFeatureCount; ++k)
+        node->feature = strcmp(tok[2], kFeatureNames[k]) == 0 ? k : node->feature;
+    if (node->feature < 0)
+        return !mmFail(r, "unknown feature %s", tok[2]);
     char* end = NULL;
     node->threshold = strtod(tok[3], &end);
-    if (end == tok[3] || *end != '\0' || !isfinite(node->threshold)) return !mmFail(r, "threshold %s is not a finite number", tok[3]);
-    if (!parseInt(tok[4], id + 1, tree->nodeCount - 1, &left) || !parseInt(tok[5], id + 1, tree->nodeCount - 1, &right))
-        return !mmFail(r, "children %s and %s must be nodes %d..%d (after this one, inside the tree)", tok[4], tok[5], id + 1, tree->nodeCount - 1);
+    if (end == tok[3] || *end != '\0' || !isfinite(node->threshold))
+        return !mmFail(r, "threshold %s is not a finite number", tok[3]);
+    if (!parseInt(tok[4], id + 1, tree->nodeCount - 1, &left) ||
+        !parseInt(tok[5], id + 1, tree->nodeCount - 1, &right))
+        return !mmFail(r,
+                       "children %s and %s must be nodes %d..%d (after this one, inside the tree)",
+                       tok[4], tok[5], id + 1, tree->nodeCount - 1);
     node->left = left, node->right = right;
     return 1;
 }
@@ -1880,25 +2515,42 @@ static int parseModel(MmLines* r, Model* m) {
     int err = 0, n = 0;
     char* tok[8];
     char* s = mmNextLine(r, &err);
-    if (err) return 0;
-    if (s == NULL || strcmp(s, kModelHeader) != 0) return r->line = 1, !mmFail(r, "not a decider model (want the line: %s)", kModelHeader);
+    if (err)
+        return 0;
+    if (s == NULL || strcmp(s, kModelHeader) != 0)
+        return r->line = 1, !mmFail(r, "not a decider model (want the line: %s)", kModelHeader);
     for (;;) {
-        if (!(s = nextModelLine(r, &err, tok, &n, m))) return !err && (++r->line, !mmFail(r, "the file ends without the end line (cut short?)"));
-        if (strcmp(tok[0], "end") == 0 && n == 1) break;
-        if (m->treeCount == kMaxDims) return !mmFail(r, "more than %d trees", kMaxDims);
+        if (!(s = nextModelLine(r, &err, tok, &n, m)))
+            return !err &&
+                   (++r->line, !mmFail(r, "the file ends without the end line (cut short?)"));
+        if (strcmp(tok[0], "end") == 0 && n == 1)
+            break;
+        if (m->treeCount == kMaxDims)
+            return !mmFail(r, "more than %d trees", kMaxDims);
         Tree* tree = &m->trees[m->treeCount];
-        if (strcmp(tok[0], "tree") || n != 3 || !parseInt(tok[1], 1, kMaxDim, &tree->dim) || !parseInt(tok[2], 1, kMaxTreeNodes, &tree->nodeCount))
-            return !mmFail(r, "want a tree line (tree DIM NODES, DIM 1..%d, NODES 1..%d) or the end line", kMaxDim, kMaxTreeNodes);
-        for (int t = 0; t < m->treeCount; ++t) if (m->trees[t].dim == tree->dim) return !mmFail(r, "a second tree for dim %d", tree->dim);
+        if (strcmp(tok[0], "tree") || n != 3 || !parseInt(tok[1], 1, kMaxDim, &tree->dim) ||
+            !parseInt(tok[2], 1, kMaxTreeNodes, &tree->nodeCount))
+            return !mmFail(
+                r, "want a tree line (tree DIM NODES, DIM 1..%d, NODES 1..%d) or the end line",
+                kMaxDim, kMaxTreeNodes);
+        for (int t = 0; t < m->treeCount; ++t)
+            if (m->trees[t].dim == tree->dim)
+                return !mmFail(r, "a second tree for dim %d", tree->dim);
         ++m->treeCount;
         for (int id = 0; id < tree->nodeCount; ++id) {
             if (!nextModelLine(r, &err, tok, &n, m))
-                return !err && (++r->line, !mmFail(r, "the file ends inside the tree for dim %d (%d of %d nodes)", tree->dim, id, tree->nodeCount));
-            if (!parseNode(r, tok, n, tree, id)) return 0;
+                return !err &&
+                       (++r->line,
+                        !mmFail(r, "the file ends inside the tree for dim %d (%d of %d nodes)",
+                                tree->dim, id, tree->nodeCount));
+            if (!parseNode(r, tok, n, tree, id))
+                return 0;
         }
     }
-    if (m->treeCount == 0) return !mmFail(r, "no tree before the end line");
-    if (nextModelLine(r, &err, tok, &n, m)) return !mmFail(r, "text after the end line");
+    if (m->treeCount == 0)
+        return !mmFail(r, "no tree before the end line");
+    if (nextModelLine(r, &err, tok, &n, m))
+        return !mmFail(r, "text after the end line");
     return !err;
 }
 static int readModel(const char* path, Model* m) {
@@ -1916,13 +2568,15 @@ static int readModel(const char* path, Model* m) {
 }
 static int parseFlags(int argc, char** argv, Options* o) {
     memset(o, 0, sizeof(*o));
-    o->modelPath = kDefaultModelPath, o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
+    o->modelPath = kDefaultModelPath,
+    o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
         if (strcmp(arg, "--small") == 0 || strcmp(arg, "--train") == 0) {
             *(arg[2] == 's' ? &o->small : &o->train) = 1;
         } else if (strcmp(arg, "--model") == 0) {
-            if (i + 1 >= argc) return fprintf(stderr, "flag --model: needs a path\n"), 0;
+            if (i + 1 >= argc)
+                return fprintf(stderr, "flag --model: needs a path\n"), 0;
             o->modelPath = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg), 0;
@@ -1931,8 +2585,12 @@ static int parseFlags(int argc, char** argv, Options* o) {
         }
     }
     if (o->train && (o->small || o->pathCount > 0))
-        return fprintf(stderr, "flag --train: trains on its own generated family (not with --small or files)\n"), 0;
-    if (o->small && o->pathCount > 0) return fprintf(stderr, "flag --small: chooses its own inputs, so it takes no files\n"), 0;
+        return fprintf(stderr,
+                       "flag --train: trains on its own generated family (not with --small or "
+                       "files)\n"),
+               0;
+    if (o->small && o->pathCount > 0)
+        return fprintf(stderr, "flag --small: chooses its own inputs, so it takes no files\n"), 0;
     o->dimCount = o->small ? 2 : 5;
     memcpy(o->dims, o->small ? kSmallDims : kDefaultDims, (size_t)o->dimCount * sizeof(int));
     return 1;
@@ -1940,7 +2598,8 @@ static int parseFlags(int argc, char** argv, Options* o) {
 static Input* addInput(Input* inputs, int* count, const char* name, const char* about) {
     Input* in = &inputs[(*count)++];
     memset(in, 0, sizeof(*in));
-    snprintf(in->name, sizeof(in->name), "%s", name), snprintf(in->about, sizeof(in->about), "%s", about);
+    snprintf(in->name, sizeof(in->name), "%s", name),
+        snprintf(in->about, sizeof(in->about), "%s", about);
     in->reorderedFrom = -1, in->family = -1;
     return in;
 }
@@ -1951,64 +2610,97 @@ static void addReordered(Input* inputs, int* count, int from, const Options* o) 
     int* newId = rcmOrder(&inputs[from].a);
     permuteCsr(&inputs[from].a, newId, 0, &in->a);
     free(newId);
-    in->reorderedFrom = from, in->sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
+    in->reorderedFrom = from,
+    in->sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
 }
-// The inputs: the files named, or the word graph and the six generated ones (and three reordered). Files are read first, so a bad one is
-// refused before anything takes time.
+// The inputs: the files named, or the word graph and the six generated ones (and three reordered).
+// Files are read first, so a bad one is refused before anything takes time.
 static int buildInputs(const Options* o, Input* inputs, int* count) {
     char name[48], about[160];
     *count = 0;
     for (int p = 0; p < (o->pathCount > 0 ? o->pathCount : 1); ++p) {
         const char* path = o->pathCount > 0 ? o->paths[p] : kDataPath;
-        snprintf(about, sizeof(about), "%.100s%s", path, o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
-        Input* in = addInput(inputs, count, o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words", about);
-        if (!csrFromFile(path, &in->a)) return --*count, 0;
+        snprintf(about, sizeof(about), "%.100s%s", path,
+                 o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
+        Input* in = addInput(
+            inputs, count,
+            o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
+            about);
+        if (!csrFromFile(path, &in->a))
+            return --*count, 0;
     }
     if (o->pathCount == 0) {
-        const int small = o->small, kron = small ? kKronScaleSmall : kKronScale, mesh = small ? kMeshSideSmall : kMeshSide;
-        const int road = small ? kRoadSideSmall : kRoadSide, comm = small ? kCommunityNSmall : kCommunityN;
-        const int dense = small ? kDenseBlockNSmall : kDenseBlockN, block = small ? kDenseBlockSizeSmall : kDenseBlockSize;
+        const int small = o->small, kron = small ? kKronScaleSmall : kKronScale,
+                  mesh = small ? kMeshSideSmall : kMeshSide;
+        const int road = small ? kRoadSideSmall : kRoadSide,
+                  comm = small ? kCommunityNSmall : kCommunityN;
+        const int dense = small ? kDenseBlockNSmall : kDenseBlockN,
+                  block = small ? kDenseBlockSizeSmall : kDenseBlockSize;
         snprintf(name, sizeof(name), "kron-%d", kron);
-        snprintf(about, sizeof(about), "Graph500 Kronecker, scale %d, %d edges a vertex, ids shuffled", kron, kKronEdgeFactor);
-        generateKronecker(kron, kKronEdgeFactor, kSeedKron, 1, &addInput(inputs, count, name, about)->a);
-        snprintf(name, sizeof(name), "mesh3d-%d", mesh), snprintf(about, sizeof(about), "27-point stencil on a %d^3 grid, ids row-major", mesh);
+        snprintf(about, sizeof(about),
+                 "Graph500 Kronecker, scale %d, %d edges a vertex, ids shuffled", kron,
+                 kKronEdgeFactor);
+        generateKronecker(kron, kKronEdgeFactor, kSeedKron, 1,
+                          &addInput(inputs, count, name, about)->a);
+        snprintf(name, sizeof(name), "mesh3d-%d", mesh),
+            snprintf(about, sizeof(about), "27-point stencil on a %d^3 grid, ids row-major", mesh);
         generateMesh(mesh, 3, 1, &addInput(inputs, count, name, about)->a);
-        snprintf(about, sizeof(about), "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 inside, 2 random edges each", comm);
-        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, &addInput(inputs, count, "community", about)->a);
+        snprintf(about, sizeof(about),
+                 "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 inside, 2 random "
+                 "edges each",
+                 comm);
+        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity,
+                         &addInput(inputs, count, "community", about)->a);
         snprintf(name, sizeof(name), "road-%d", road);
-        snprintf(about, sizeof(about), "%d x %d grid keeping %.0f%% of its edges, ids row-major", road, road, 100 * kRoadKeep);
+        snprintf(about, sizeof(about), "%d x %d grid keeping %.0f%% of its edges, ids row-major",
+                 road, road, 100 * kRoadKeep);
         generateRoad(road, kRoadKeep, kSeedRoad, &addInput(inputs, count, name, about)->a);
-        snprintf(about, sizeof(about), "%d vertices in dense diagonal blocks of %d, 2 random edges each", dense, block);
-        generateClusters(dense, block, block, 1.0, 2, kSeedBlock, &addInput(inputs, count, "dense-block", about)->a);
-        Input* shuffled = addInput(inputs, count, "community-shuffled", "community with its ids shuffled: the same graph, its locality hidden");
+        snprintf(about, sizeof(about),
+                 "%d vertices in dense diagonal blocks of %d, 2 random edges each", dense, block);
+        generateClusters(dense, block, block, 1.0, 2, kSeedBlock,
+                         &addInput(inputs, count, "dense-block", about)->a);
+        Input* shuffled =
+            addInput(inputs, count, "community-shuffled",
+                     "community with its ids shuffled: the same graph, its locality hidden");
         generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, &shuffled->a);
         permuteCsr(&shuffled->a, NULL, kSeedShuffle, &shuffled->a);
     }
-    for (int i = 0; i < *count; ++i) inputs[i].sweepDims = o->dimCount;
-    if (o->pathCount == 0 && !o->small) {  // --small skips them: the sanitizers need not see the same kernels twice
+    for (int i = 0; i < *count; ++i)
+        inputs[i].sweepDims = o->dimCount;
+    if (o->pathCount == 0 &&
+        !o->small) {  // --small skips them: the sanitizers need not see the same kernels twice
         const int originals = *count;
-        for (int k = 0; k < 3; ++k) addReordered(inputs, count, k == 0 ? 0 : k == 1 ? 1 : originals - 1, o);
+        for (int k = 0; k < 3; ++k)
+            addReordered(inputs, count, k == 0 ? 0 : k == 1 ? 1 : originals - 1, o);
     }
     return 1;
 }
 
 // ---------------------------------------------------------------- main
 int main(int argc, char** argv) {
-    for (int a = 1; a < argc; ++a) if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) return fputs(kUsage, stdout), EXIT_SUCCESS;
+    for (int a = 1; a < argc; ++a)
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)
+            return fputs(kUsage, stdout), EXIT_SUCCESS;
     Options o;
-    if (!parseFlags(argc, argv, &o)) return EXIT_FAILURE;
-    if (o.train) return trainMain(&o);
+    if (!parseFlags(argc, argv, &o))
+        return EXIT_FAILURE;
+    if (o.train)
+        return trainMain(&o);
     Input* inputs = (Input*)calloc((size_t)o.pathCount + kMaxInputs, sizeof(Input));
     Model* model = (Model*)calloc(1, sizeof(Model));
     int count = 0, status = EXIT_FAILURE;
-    if (readModel(o.modelPath, model) && buildInputs(&o, inputs, &count)) {  // both refuse bad input before anything takes time
-        Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount * sizeof(Config));  // the decider's, the random ones
+    if (readModel(o.modelPath, model) &&
+        buildInputs(&o, inputs, &count)) {  // both refuse bad input before anything takes time
+        Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount *
+                                               sizeof(Config));  // the decider's, the random ones
         hostPart(&o, model, inputs, count, picks, picks + count * o.dimCount);
         status = 2;
         cudaDeviceProp prop;
         if (deviceFound(&prop)) {
-            const int failures = gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model);
-            if (failures > 0) fprintf(stderr, "%d check(s) failed\n", failures);
+            const int failures =
+                gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model);
+            if (failures > 0)
+                fprintf(stderr, "%d check(s) failed\n", failures);
             puts(failures > 0 ? "FAIL" : "PASS");
             status = failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         }
