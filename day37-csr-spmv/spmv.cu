@@ -586,6 +586,11 @@ static double compulsoryBytes(const HostMatrix* m, bool xPerNonzero) {
            (xPerNonzero ? (double)m->nnz : (double)m->cols) * 4 + (double)m->rows * 4;
 }
 
+// GB/s of `bytes` moved in `ms` milliseconds.
+static double gbPerSecond(double bytes, double ms) {
+    return bytes / (ms * 1e-3) / 1e9;
+}
+
 static void printAnalysis(const Input* in, int index, int count) {
     const HostMatrix* m = &in->m;
     printf("\nInput %d of %d: %s, %s\n", index + 1, count, m->name, m->description);
@@ -854,12 +859,11 @@ static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t strea
         return 1;
     }
     DeviceMatrix d = uploadInput(in);
-    Variant v[kVariants];
-    memset(v, 0, sizeof(v));
+    Variant v[kVariants] = {};
     for (int i = 0; i < kVariants; ++i) {
         v[i].index = i;
-        v[i].d = &d;
         v[i].lanes = in->subWarpLanes;
+        v[i].d = &d;
         v[i].stream = stream;
         if (i >= kKernelCount)
             setupCusparse(handle, &v[i]);
@@ -878,7 +882,7 @@ static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t strea
     for (int i = 0; i < kVariants; ++i) {
         if (!v[i].passed)
             continue;
-        const double gbs = bytes / (v[i].ms * 1e-3) / 1e9;
+        const double gbs = gbPerSecond(bytes, v[i].ms);
         printf("~ %s %-18s %9.4f ms  %7.1f MB  %7.1f GB/s  %5.1f%% of copy  %5.2fx cuSPARSE\n",
                m->name, kVariantNames[i], v[i].ms, bytes / 1e6, gbs, 100.0 * gbs / copyGBs,
                times->cusparseMs > 0.0 ? times->cusparseMs / v[i].ms : 0.0);
@@ -886,11 +890,11 @@ static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t strea
     for (int i = 0; i < kKernelCount; ++i) {
         if (v[i].passed)
             printf("~ plot: gbps | %s | %s | %.1f\n", kVariantNames[i], m->name,
-                   bytes / (v[i].ms * 1e-3) / 1e9);
+                   gbPerSecond(bytes, v[i].ms));
     }
     if (sparseBest >= 0)
         printf("~ plot: gbps | cuSPARSE | %s | %.1f\n", m->name,
-               bytes / (times->cusparseMs * 1e-3) / 1e9);
+               gbPerSecond(bytes, times->cusparseMs));
     printf("~ plot: gbps | copy ceiling | %s | %.1f\n", m->name, copyGBs);
     if (best >= 0 && sparseBest >= 0)
         printf("~ %s best lesson kernel {%s}: %.2fx cuSPARSE (its faster algorithm here: {%s})\n",
@@ -941,7 +945,7 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream) {
     const float ms = elapsedMs(start, stop) / kTimedRuns;
     CUDA_CHECK(cudaFree(dst));
     CUDA_CHECK(cudaFree(src));
-    const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+    const double gbs = gbPerSecond(2.0 * (double)bytes, ms);
     printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n",
            bytes / 1e6, ms, gbs);
     printf(
@@ -970,10 +974,9 @@ static int runGpuPart(const Input* inputs, int count, bool small) {
             logSum += log(times.cusparseMs / times.bestMs);
             ++logCount;
         }
-        if (inputs[i].kind == kInputStencil && times.bestMs > 0.0 && stencilFraction < 0.0) {
-            stencilFraction =
-                compulsoryBytes(&inputs[i].m, false) / (times.bestMs * 1e-3) / 1e9 / copyGBs;
-        }
+        const double bytes = compulsoryBytes(&inputs[i].m, false);
+        if (inputs[i].kind == kInputStencil && times.bestMs > 0.0 && stencilFraction < 0.0)
+            stencilFraction = gbPerSecond(bytes, times.bestMs) / copyGBs;
         const double rule = times.ruleMs > 0.0 ? times.cusparseMs / times.ruleMs : 0.0;
         if (inputs[i].m.nnz >= kLargeNnz && (ruleMin < 0.0 || rule < ruleMin))
             ruleMin = rule;
@@ -1713,8 +1716,7 @@ int main(int argc, char** argv) {
     }
     // Step 1: the inputs the command line names.
     bool small = false;
-    Input inputs[kMaxInputs];
-    memset(inputs, 0, sizeof(inputs));
+    Input inputs[kMaxInputs] = {};
     const int count = parseFlags(argc, argv, inputs, &small);
     if (count < 0)
         return EXIT_FAILURE;
