@@ -709,7 +709,7 @@ __device__ bool choosePush(const DbView& view, const float* __restrict__ x) {
 // DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
 // pull needs no step before it, and push's step runs inside.
 // Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
-__global__ void __launch_bounds__(kThreads, kDbBlocksPerSm)
+__global__ void __launch_bounds__((kThreads), (kDbBlocksPerSm))
     dbSpmspv(DbView view, const float* __restrict__ x, float* __restrict__ y, int mode) {
     __shared__ union {
         float rowSums[kWarpsPerCta][kWarpSize * kBlockDim];
@@ -1136,7 +1136,7 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level,
 // Auto is Beamer's rule on the counted frontier edges and vertices. Vertices without an edge start
 // visited (no search reaches them), so a block row of them never keeps pull from stopping early.
 // Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
-__global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm)
+__global__ void __launch_bounds__((kThreads), (kDbBfsBlocksPerSm))
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
     __shared__ unsigned long long blockEdges;
@@ -1210,7 +1210,9 @@ __global__ void __launch_bounds__(kThreads, kDbBfsBlocksPerSm)
 
 // ---------------------------------------------------------------- the DB format, built on the host
 static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
-    m->rows = rows, m->cols = cols, m->nnz = nnz;
+    m->rows = rows;
+    m->cols = cols;
+    m->nnz = nnz;
     m->offsets = (int*)calloc((size_t)rows + 1, sizeof(int));
     m->index = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
     m->value = values ? (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float)) : NULL;
@@ -1243,9 +1245,53 @@ static bool transpose(const Csr* a, Csr* t) {
     free(next);
     return true;
 }
+// Places the entries of rows r0 to r1 - 1, one block row: blocked ones column-major in their block
+// (push reads one column's run), side ones in row order. s->touched holds the row's touched block
+// columns, the blocked ones first; s->slot[J] is block column J's place among them, or -1.
+static void placeBlockRow(const Csr* a, int r0, int r1, int touched, int blocked, Db* f,
+                          BuildScratch* s) {
+    memset(s->scratch, 0, (size_t)blocked * kBlockDim * sizeof(int));
+    for (int r = r0; r < r1; ++r)
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            const int slot = s->slot[a->index[k] / kBlockDim];
+            if (slot >= 0)
+                ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
+        }
+    long long e = f->blockedNnz;
+    for (int t = 0, b = 0; t < touched; ++t) {
+        const int J = s->touched[t];
+        if (s->slot[J] < 0)
+            continue;
+        f->blockCol[f->blocks + b] = J;
+        f->blockStart[f->blocks + b] = (int)e;
+        for (int c = 0; c < kBlockDim; ++c) {  // counts become running positions
+            const int count = s->scratch[b * kBlockDim + c];
+            s->scratch[b * kBlockDim + c] = (int)e;
+            e += count;
+        }
+        ++b;
+    }
+    for (int r = r0; r < r1; ++r) {
+        f->sideRowOffsets[r + 1] = f->sideRowOffsets[r];
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            const int col = a->index[k], slot = s->slot[col / kBlockDim];
+            const float value = a->value ? a->value[k] : 1.0f;
+            if (slot >= 0) {
+                const int at = s->scratch[slot * kBlockDim + col % kBlockDim]++;
+                f->entryIndex[at] = (unsigned char)((r - r0) << 4 | col % kBlockDim);
+                if (f->entryValue)
+                    f->entryValue[at] = value;
+            } else {
+                const int at = f->sideRowOffsets[r + 1]++;
+                f->sideCol[at] = col;
+                if (f->sideVal)
+                    f->sideVal[at] = value;
+            }
+        }
+    }
+}
 // One block row of a: counts per block column, which blocks stay blocked, and (when fill) the
-// entries placed: blocked ones column-major in their block (push reads one column's run), side
-// ones in row order. cnt and slot are blockCols long and left as found (zero and unset); scratch
+// entries placed. cnt and slot are blockCols long and left as found (zero and unset); scratch
 // holds 16 counters per block of the row. Returns false when out of memory.
 static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s) {
     const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < a->rows ? r0 + kBlockDim : a->rows;
@@ -1261,8 +1307,10 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     for (int t = 0; t < touched; ++t) {
         const int J = s->touched[t];
         s->slot[J] = -1;
-        if (s->cnt[J] > kSideMaxNnz)
-            s->touched[t] = s->touched[kept], s->touched[kept++] = J;
+        if (s->cnt[J] > kSideMaxNnz) {
+            s->touched[t] = s->touched[kept];
+            s->touched[kept++] = J;
+        }
     }
     qsort(s->touched, (size_t)kept, sizeof(int), compareInts);
     for (int t = 0; t < kept; ++t)
@@ -1270,50 +1318,12 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     if ((long long)blocked * kBlockDim > s->scratchCap) {
         free(s->scratch);
         s->scratchCap = (long long)blocked * kBlockDim * 2;
-        if (!(s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int))))
+        s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int));
+        if (!s->scratch)
             return false;
     }
-    const int firstBlock = f->blocks;
-    const long long firstEntry = f->blockedNnz;
-    if (fill) {
-        memset(s->scratch, 0, (size_t)blocked * kBlockDim * sizeof(int));
-        for (int r = r0; r < r1; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-                const int slot = s->slot[a->index[k] / kBlockDim];
-                if (slot >= 0)
-                    ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
-            }
-        long long e = firstEntry;
-        for (int t = 0, b = 0; t < touched; ++t) {
-            const int J = s->touched[t];
-            if (s->slot[J] < 0)
-                continue;
-            f->blockCol[firstBlock + b] = J, f->blockStart[firstBlock + b] = (int)e;
-            for (int c = 0; c < kBlockDim; ++c) {  // counts become running positions
-                const int count = s->scratch[b * kBlockDim + c];
-                s->scratch[b * kBlockDim + c] = (int)e, e += count;
-            }
-            ++b;
-        }
-        for (int r = r0; r < r1; ++r) {
-            f->sideRowOffsets[r + 1] = f->sideRowOffsets[r];
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-                const int col = a->index[k], slot = s->slot[col / kBlockDim];
-                const float v = a->value ? a->value[k] : 1.0f;
-                if (slot >= 0) {
-                    const int at = s->scratch[slot * kBlockDim + col % kBlockDim]++;
-                    f->entryIndex[at] = (unsigned char)((r - r0) << 4 | col % kBlockDim);
-                    if (f->entryValue)
-                        f->entryValue[at] = v;
-                } else {
-                    const int at = f->sideRowOffsets[r + 1]++;
-                    f->sideCol[at] = col;
-                    if (f->sideVal)
-                        f->sideVal[at] = v;
-                }
-            }
-        }
-    }
+    if (fill)
+        placeBlockRow(a, r0, r1, touched, blocked, f, s);
     for (int t = 0; t < touched; ++t) {
         const int J = s->touched[t];
         if (s->slot[J] >= 0)
@@ -1322,7 +1332,9 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
             f->sideNnz += s->cnt[J];
         s->cnt[J] = 0;
     }
-    f->blocks += blocked, f->sideBlocks += fill ? 0 : touched - blocked;
+    f->blocks += blocked;
+    if (!fill)
+        f->sideBlocks += touched - blocked;
     f->rowBlockOffsets[I + 1] = f->blocks;
     return true;
 }
@@ -1346,56 +1358,74 @@ static bool buildPushViews(const Csr* a, Db* f) {
             int count[kBlockDim] = {0};
             for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
                 ++count[f->entryIndex[e] & 15];
-            for (int c = 0, start = 0; c < kBlockDim - 1; ++c)
-                start += count[c], table[c] = (unsigned char)start;
+            for (int c = 0, start = 0; c < kBlockDim - 1; ++c) {
+                start += count[c];
+                table[c] = (unsigned char)start;
+            }
             table[kBlockDim - 1] = (unsigned char)(nnz - 1);
         }
     free(next);
     const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
     Csr t;
     const bool ok = transpose(&side, &t);
-    f->sideColOffsets = t.offsets, f->sideRowCsc = t.index,
-    f->sideValCsc = t.value;  // freeDb frees them, made or not
+    // freeDb frees them, made or not.
+    f->sideColOffsets = t.offsets;
+    f->sideRowCsc = t.index;
+    f->sideValCsc = t.value;
     return ok;
+}
+// The arrays of the format, sized by the counting pass; false when out of memory.
+static bool allocDb(bool values, Db* f) {
+    const size_t blocks = (size_t)f->blocks + 1, blocked = (size_t)f->blockedNnz + 1;
+    const size_t side = (size_t)f->sideNnz + 1;
+    f->blockCol = (int*)malloc(blocks * sizeof(int));
+    f->blockStart = (int*)malloc(blocks * sizeof(int));
+    f->entryIndex = (unsigned char*)malloc(blocked);
+    f->entryValue = values ? (float*)malloc(blocked * sizeof(float)) : NULL;
+    f->colBlockOffsets = (int*)calloc((size_t)f->blockCols + 1, sizeof(int));
+    f->cscBlock = (int2*)malloc(blocks * sizeof(int2));
+    f->cscColStart = (unsigned char*)malloc(blocks * kBlockDim);
+    f->sideRowOffsets = (int*)calloc((size_t)f->rows + 1, sizeof(int));
+    f->sideCol = (int*)malloc(side * sizeof(int));
+    f->sideVal = values ? (float*)malloc(side * sizeof(float)) : NULL;
+    return f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !values) &&
+           f->colBlockOffsets && f->cscBlock && f->cscColStart && f->sideRowOffsets && f->sideCol &&
+           (f->sideVal || !values);
 }
 // snippet: build-db
 // The DB format of a: two passes over the block rows (count, then place), then the push views.
 static bool buildDb(const Csr* a, Db* f) {
     memset(f, 0, sizeof(*f));
-    f->rows = a->rows, f->cols = a->cols;
-    f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim,
+    f->rows = a->rows;
+    f->cols = a->cols;
+    f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim;
     f->blockCols = (a->cols + kBlockDim - 1) / kBlockDim;
-    BuildScratch s = {(int*)calloc((size_t)f->blockCols, sizeof(int)),
-                      (int*)malloc((size_t)f->blockCols * sizeof(int)),
-                      (int*)malloc((size_t)f->blockCols * sizeof(int)), NULL, 0};
+    BuildScratch s;
+    s.cnt = (int*)calloc((size_t)f->blockCols, sizeof(int));
+    s.slot = (int*)malloc((size_t)f->blockCols * sizeof(int));
+    s.touched = (int*)malloc((size_t)f->blockCols * sizeof(int));
+    s.scratchCap = kBlockDim;
+    s.scratch = (int*)malloc((size_t)s.scratchCap * sizeof(int));
     f->rowBlockOffsets = (int*)calloc((size_t)f->blockRows + 1, sizeof(int));
-    bool ok = s.cnt && s.slot && s.touched && f->rowBlockOffsets;
+    bool ok = s.cnt && s.slot && s.touched && s.scratch && f->rowBlockOffsets;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, false, f, &s);
     const int blocks = f->blocks;
-    const long long blockedNnz = f->blockedNnz, sideNnz = f->sideNnz;
-    if (ok) {
-        f->blockCol = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
-        f->blockStart = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
-        f->entryIndex = (unsigned char*)malloc((size_t)blockedNnz + 1);
-        f->entryValue = a->value ? (float*)malloc(((size_t)blockedNnz + 1) * sizeof(float)) : NULL;
-        f->colBlockOffsets = (int*)calloc((size_t)f->blockCols + 1, sizeof(int));
-        f->cscBlock = (int2*)malloc(((size_t)blocks + 1) * sizeof(int2));
-        f->cscColStart = (unsigned char*)malloc(((size_t)blocks + 1) * kBlockDim);
-        f->sideRowOffsets = (int*)calloc((size_t)a->rows + 1, sizeof(int));
-        f->sideCol = (int*)malloc(((size_t)sideNnz + 1) * sizeof(int));
-        f->sideVal = a->value ? (float*)malloc(((size_t)sideNnz + 1) * sizeof(float)) : NULL;
-        ok = f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !a->value) &&
-             f->colBlockOffsets && f->cscBlock && f->cscColStart && f->sideRowOffsets &&
-             f->sideCol && (f->sideVal || !a->value);
-    }
-    f->blocks = 0, f->blockedNnz = 0, f->sideNnz = 0;  // counted again as they are placed
+    const long long blockedNnz = f->blockedNnz;
+    ok = ok && allocDb(a->value != NULL, f);
+    // Counted again as they are placed.
+    f->blocks = 0;
+    f->blockedNnz = 0;
+    f->sideNnz = 0;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, true, f, &s);
     if (ok)
         f->blockStart[blocks] = (int)blockedNnz;
     ok = ok && buildPushViews(a, f);
-    free(s.cnt), free(s.slot), free(s.touched), free(s.scratch);
+    free(s.cnt);
+    free(s.slot);
+    free(s.touched);
+    free(s.scratch);
     return ok;
 }
 // end snippet
@@ -1417,15 +1447,20 @@ static int itemEntriesFor(long long nnz, bool small) {
            : e > kItemEntriesMax ? kItemEntriesMax
                                  : (int)e;
 }
-// Pull items: each block row's stream cut into pieces of at most itemEntries entries.
+// Pull items: each block row's stream cut into pieces of at most itemEntries entries. Counted in
+// a first pass, written in a second.
 static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount,
                        int* splitRows, int* splitPieces) {
     long long count = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 &&
-            !(*items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem))))
-            return false;
-        count = 0, *splitRows = 0, *splitPieces = 0;
+        if (pass == 1) {
+            *items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem));
+            if (!*items)
+                return false;
+        }
+        count = 0;
+        *splitRows = 0;
+        *splitPieces = 0;
         for (int I = 0; I < f->blockRows; ++I) {
             const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
             const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
@@ -1439,8 +1474,10 @@ static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* item
                 if (pass == 1)
                     (*items)[count] = it;
             }
-            if (pieces > 1)
-                ++*splitRows, *splitPieces += pieces;
+            if (pieces > 1) {
+                ++*splitRows;
+                *splitPieces += pieces;
+            }
         }
     }
     *itemCount = (int)count;
@@ -1468,16 +1505,19 @@ static double pushBytesOfColumn(const Db* f, int j) {
     return (double)s * kSectorBytes;
 }
 
-// ---------------------------------------------------------------- the work counts, the CPU
-// reference, the judge The work each path must do for this x, counted on the host: x blocks
-// touched, push segments and products, the sector bytes of DB push and plain push; and what the two
-// rules decide from the exact counts (the device decides from a sample of x, so it may differ near
-// the crossover).
+// ---------------------------------------------------------------- the work counts and the judge
+// The work each path must do for this x, counted on the host: x blocks touched, push segments and
+// products, the sector bytes of DB push and plain push; and what the two rules decide from the
+// exact counts (the device decides from a sample of x, so it may differ near the crossover).
 static void countWork(const Input* in, XCase* xc) {
     const Db* f = &in->db;
     const Csr* at = &in->at;
-    xc->activeBlocks = 0, xc->products = 0, xc->segments = 0, xc->sidePieces = 0;
-    xc->pushBytes = 4.0 * (in->a.cols + in->a.rows), xc->plainPushBytes = xc->pushBytes;
+    xc->activeBlocks = 0;
+    xc->products = 0;
+    xc->segments = 0;
+    xc->sidePieces = 0;
+    xc->pushBytes = 4.0 * (in->a.cols + in->a.rows);
+    xc->plainPushBytes = xc->pushBytes;
     for (int J = 0; J < f->blockCols; ++J) {
         bool active = false;
         for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j) {
@@ -1486,22 +1526,20 @@ static void countWork(const Input* in, XCase* xc) {
             active = true;
             xc->products += at->offsets[j + 1] - at->offsets[j];
             xc->segments += f->colBlockOffsets[J + 1] - f->colBlockOffsets[J];
-            xc->sidePieces +=
-                (f->sideColOffsets[j + 1] - f->sideColOffsets[j] + kSidePiece - 1) / kSidePiece;
+            const int side = f->sideColOffsets[j + 1] - f->sideColOffsets[j];
+            xc->sidePieces += (side + kSidePiece - 1) / kSidePiece;
             xc->pushBytes += pushBytesOfColumn(f, j);
-            xc->plainPushBytes +=
-                (2.0 + 2.0 * sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1])) *
-                kSectorBytes;
+            const long long plainSectors = sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1]);
+            xc->plainPushBytes += (2.0 + 2.0 * plainSectors) * kSectorBytes;
         }
         xc->activeBlocks += active;
     }
     xc->pullBytes = in->pullBytesFull;
     xc->plainPullBytes =
         4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
-    xc->rulePush = kPushByteCost * xc->pushBytes + kAtomicWaitBytes * (double)xc->products *
-                                                       xc->products /
-                                                       (in->a.rows > 0 ? in->a.rows : 1) <
-                   xc->pullBytes;
+    const int rows = in->a.rows > 0 ? in->a.rows : 1;
+    const double waits = kAtomicWaitBytes * (double)xc->products * xc->products / rows;
+    xc->rulePush = kPushByteCost * xc->pushBytes + waits < xc->pullBytes;
     xc->paperPush = xc->activeBlocks < kPaperTh3 * f->blockCols;
 }
 // snippet: reference
@@ -1523,8 +1561,10 @@ static bool cpuReference(const Input* in, XCase* xc) {
             continue;
         for (int k = at->offsets[j]; k < at->offsets[j + 1]; ++k) {
             const double p = (double)at->value[k] * xc->x[j];
-            xc->refY[at->index[k]] += p, xc->absSum[at->index[k]] += fabs(p),
-                ++xc->rowProducts[at->index[k]];
+            const int row = at->index[k];
+            xc->refY[row] += p;
+            xc->absSum[row] += fabs(p);
+            ++xc->rowProducts[row];
         }
     }
     return true;
@@ -1545,7 +1585,9 @@ static bool checkY(const char* variant, const Input* in, const XCase* xc, const 
     double gotSum = 0.0, wantSum = 0.0, tolSum = 0.0;
     for (int r = 0; r < rows; ++r) {
         const double tol = rowTolerance(xc->rowProducts[r], xc->absSum[r]);
-        gotSum += got[r], wantSum += xc->refY[r], tolSum += tol;
+        gotSum += got[r];
+        wantSum += xc->refY[r];
+        tolSum += tol;
         if (rowIsWrong(got[r], xc->refY[r], tol) && bad++ == 0)
             firstBad = r;
     }
@@ -1571,34 +1613,39 @@ static bool checkY(const char* variant, const Input* in, const XCase* xc, const 
                 rows + guard);
     return firstBad < 0 && sumOk && guard < 0;
 }
-
-// Direction-optimizing, as the GPU's auto (Beamer's rule): a level whose frontier holds many edges
-// is found bottom-up, each unreached vertex looking for any neighbour in the frontier.
+// The BFS judge: exact distances from source, and the number of levels. Direction-optimizing, as
+// the GPU's auto (Beamer's rule): a level whose frontier holds many edges is found bottom-up, each
+// unreached vertex looking for any neighbour in the frontier.
 static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
-    for (int v = 0; v < g->rows; ++v)
-        dist[v] = -1;
+    for (int vertex = 0; vertex < g->rows; ++vertex)
+        dist[vertex] = -1;
     int head = 0, tail = 0, level = 0;
-    dist[source] = 0, queue[tail++] = source;
+    dist[source] = 0;
+    queue[tail++] = source;
     long long frontierEdges = g->offsets[source + 1] - g->offsets[source], unexplored = g->nnz;
     while (head < tail) {
         const int levelEnd = tail;
         const bool bottomUp = frontierEdges * kBeamerAlpha > unexplored;
-        unexplored -= frontierEdges, frontierEdges = 0;
+        unexplored -= frontierEdges;
+        frontierEdges = 0;
         if (bottomUp) {
-            for (int v = 0; v < g->rows; ++v) {
-                if (dist[v] >= 0)
+            for (int vertex = 0; vertex < g->rows; ++vertex) {
+                if (dist[vertex] >= 0)
                     continue;
-                for (int k = g->offsets[v]; k < g->offsets[v + 1]; ++k)
+                for (int k = g->offsets[vertex]; k < g->offsets[vertex + 1]; ++k)
                     if (dist[g->index[k]] == level) {
-                        dist[v] = level + 1, queue[tail++] = v;
+                        dist[vertex] = level + 1;
+                        queue[tail++] = vertex;
                         break;
                     }
             }
         } else {
             for (int h = head; h < levelEnd; ++h)
                 for (int k = g->offsets[queue[h]]; k < g->offsets[queue[h] + 1]; ++k)
-                    if (dist[g->index[k]] < 0)
-                        dist[g->index[k]] = level + 1, queue[tail++] = g->index[k];
+                    if (dist[g->index[k]] < 0) {
+                        dist[g->index[k]] = level + 1;
+                        queue[tail++] = g->index[k];
+                    }
         }
         head = levelEnd;
         for (int i = levelEnd; i < tail; ++i)
@@ -1750,46 +1797,35 @@ static int blocksOfRow(const Csr* a, int I, int* mark, int* list) {
 static void uploadBsr(const Input* in, GpuInput* g) {
     const Csr* a = &in->a;
     const int blockRows = in->db.blockRows, blockCols = in->db.blockCols;
+    const int blocks = (int)(in->db.blocks + in->db.sideBlocks);
+    const size_t blockFloats = (size_t)kBlockDim * kBlockDim;
     int* offsets = (int*)calloc((size_t)blockRows + 1, sizeof(int));
     int* mark = (int*)calloc((size_t)blockCols, sizeof(int));
     int* pos = (int*)malloc((size_t)blockCols * sizeof(int));
-    int* list = (int*)malloc((size_t)blockCols * sizeof(int));
-    if (!offsets || !mark || !pos || !list) {
+    int* cols = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
+    float* values = (float*)calloc(((size_t)blocks + 1) * blockFloats, sizeof(float));
+    if (!offsets || !mark || !pos || !cols || !values) {
         fprintf(stderr, "out of host memory for BSR\n");
         exit(EXIT_FAILURE);
     }
-    for (int I = 0; I < blockRows; ++I)
-        offsets[I + 1] = offsets[I] + blocksOfRow(a, I, mark, list);
-    const int blocks = offsets[blockRows];
-    int* cols = (int*)malloc((size_t)blocks * sizeof(int));
-    float* values = (float*)calloc((size_t)blocks * kBlockDim * kBlockDim, sizeof(float));
-    if (!cols || !values) {
-        fprintf(stderr, "out of host memory for BSR\n");
-        exit(EXIT_FAILURE);
-    }
-    memset(mark, 0, (size_t)blockCols * sizeof(int));
     for (int I = 0; I < blockRows; ++I) {
-        const int n = blocksOfRow(a, I, mark, list);
-        for (int t = 0; t < n; ++t) {
-            pos[list[t]] = offsets[I] + t;
-            cols[offsets[I] + t] = list[t];
-        }
+        offsets[I + 1] = offsets[I] + blocksOfRow(a, I, mark, cols + offsets[I]);
+        for (int t = offsets[I]; t < offsets[I + 1]; ++t)
+            pos[cols[t]] = t;
         for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
             for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-                const size_t block = (size_t)pos[a->index[k] / kBlockDim];
                 const int local = r % kBlockDim * kBlockDim + a->index[k] % kBlockDim;
-                values[block * kBlockDim * kBlockDim + local] = a->value[k];
+                values[pos[a->index[k] / kBlockDim] * blockFloats + local] = a->value[k];
             }
     }
     g->bsrBlockRows = blockRows;
     g->bsrBlocks = blocks;
     g->bsrOffsets = (int*)toDevice(offsets, ((size_t)blockRows + 1) * sizeof(int));
     g->bsrCols = (int*)toDevice(cols, (size_t)blocks * sizeof(int));
-    g->bsrValues = (float*)toDevice(values, (size_t)blocks * kBlockDim * kBlockDim * sizeof(float));
+    g->bsrValues = (float*)toDevice(values, (size_t)blocks * blockFloats * sizeof(float));
     free(offsets);
     free(mark);
     free(pos);
-    free(list);
     free(cols);
     free(values);
     CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
@@ -1966,16 +2002,21 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
 }
 
 // ---------------------------------------------------------------- part 1 and 3 on the GPU
+// One term of a geometric mean: the ratio of a timed baseline to DB auto, when the baseline ran.
+static void addRatio(double baseMs, double autoMs, double* logSum, int* count) {
+    if (baseMs > 0.0) {
+        *logSum += log(baseMs / autoMs);
+        ++*count;
+    }
+}
+// One x's times into the headline figures.
 static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t,
                     double copyGBs, Results* r) {
     const double autoMs = t[kDbAuto];
     if (!(autoMs > 0.0))
         return;
     if (in->kind == kInputDecode) {
-        if (t[kCublasGemv] > 0.0) {
-            r->logDecode += log(t[kCublasGemv] / autoMs);
-            ++r->nDecode;
-        }
+        addRatio(t[kCublasGemv], autoMs, &r->logDecode, &r->nDecode);
         return;
     }
     const double singles =
@@ -1984,24 +2025,16 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
         r->minSingle = fmin(r->minSingle, singles / autoMs);
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
         r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
-    if (t[kCusparseBsr] > 0.0) {
-        r->logBsr += log(t[kCusparseBsr] / autoMs);
-        ++r->nBsr;
-    }
+    addRatio(t[kCusparseBsr], autoMs, &r->logBsr, &r->nBsr);
     if (in->a.nnz < kLargeNnz)
         return;
     const double plain =
         t[kPlainPull] > 0.0 && t[kPlainPush] > 0.0 ? fmin(t[kPlainPull], t[kPlainPush]) : 0.0;
-    if (plain > 0.0) {
-        r->logPlain += log(plain / autoMs);
-        ++r->nPlain;
+    addRatio(plain, autoMs, &r->logPlain, &r->nPlain);
+    if (plain > 0.0)
         r->minPlain = fmin(r->minPlain, plain / autoMs);
-    }
     const int d = caseIndex % kDensityCount;
-    if (t[kCusparseCsr] > 0.0) {
-        r->logCu[d] += log(t[kCusparseCsr] / autoMs);
-        ++r->nCu[d];
-    }
+    addRatio(t[kCusparseCsr], autoMs, &r->logCu[d], &r->nCu[d]);
 }
 // One x's line: every variant's microseconds, auto's direction, auto against the faster plain
 // kernel and the library.
@@ -2306,14 +2339,14 @@ static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small
     return failures;
 }
 
-// ---------------------------------------------------------------- plumbing: the reader,
-// generators, loaders, flags
-// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares
-// it ---- mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column),
-// duplicates summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets
-// one line on stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing
-// left held. Arrays grow with the entries read, never with the size line's claim: a lying header
-// costs nothing.
+// ---------------------------------------------------------------- plumbing
+// The reader, generators, loaders, the report of the host part, the steps of main.
+// clang-format off: the reader is copied verbatim, as common/mmio.h lays it out
+// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares it ----
+// mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column), duplicates
+// summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets one line on
+// stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing left held.
+// Arrays grow with the entries read, never with the size line's claim: a lying header costs nothing.
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -2324,23 +2357,12 @@ static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small
 #include <stdlib.h>
 #include <string.h>
 
-enum MmField {
-    MM_REAL,
-    MM_INTEGER,
-    MM_PATTERN
-};
-enum MmSymmetry {
-    MM_GENERAL,
-    MM_SYMMETRIC,
-    MM_SKEW_SYMMETRIC
-};
+enum MmField { MM_REAL, MM_INTEGER, MM_PATTERN };
+enum MmSymmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC };
 // One entry in 16 bytes, so that sorting moves one cache line's share, not three.
+typedef struct { int row, col; double val; } MmEntry;  // 0-based; val 1.0 in a pattern file
 typedef struct {
-    int row, col;
-    double val;
-} MmEntry;  // 0-based; val 1.0 in a pattern file
-typedef struct {
-    int rows, cols, entries;  // entries: stored after expansion and merging, sorted by (row, col)
+    int rows, cols, entries;     // entries: stored after expansion and merging, sorted by (row, col)
     enum MmField field;
     enum MmSymmetry symmetry;
     long long declared, merged;  // entries on the size line; duplicates summed into an earlier one
@@ -2355,26 +2377,14 @@ typedef struct {
 #define MM_DIM_BYTES_FLOOR (256LL << 20)
 #define MM_MAX_LINE (64 << 20)  // a longer line is not a Matrix Market line
 
-typedef struct {
-    FILE* f;
-    const char* path;
-    char* buf;
-    long cap, start, end;
-    long long line;
-    int eof;
-} MmLines;
+typedef struct { FILE* f; const char* path; char* buf; long cap, start, end; long long line; int eof; } MmLines;
 
-static void mmFree(MmMatrix* m) {
-    free(m->entry);
-    m->entry = NULL;
-    m->entries = 0;
-}
+static void mmFree(MmMatrix* m) { free(m->entry); m->entry = NULL; m->entries = 0; }
 
 static int mmFail(const MmLines* r, const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap),
-        fputc('\n', stderr);
+    fprintf(stderr, "%s: line %lld: ", r->path, r->line), vfprintf(stderr, fmt, ap), fputc('\n', stderr);
     va_end(ap);
     return 1;
 }
@@ -2388,34 +2398,23 @@ static char* mmNextLine(MmLines* r, int* err) {
         if (nl || (r->eof && r->end > r->start)) {
             long len = nl ? (long)(nl - s) : r->end - r->start;
             r->start += len + (nl ? 1 : 0);
-            if (len > 0 && s[len - 1] == '\r')
-                len--;
+            if (len > 0 && s[len - 1] == '\r') len--;
             s[len] = '\0';  // the buffer keeps one spare byte for this
             r->line++;
             return s;
         }
-        if (r->eof)
-            return NULL;
+        if (r->eof) return NULL;
         memmove(r->buf, s, (size_t)(r->end - r->start));
         r->end -= r->start, r->start = 0;
         if (r->end + 1 >= r->cap) {
             char* bigger = r->cap < MM_MAX_LINE ? (char*)realloc(r->buf, (size_t)r->cap * 2) : NULL;
-            if (!bigger) {
-                r->line++;
-                *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE);
-                return NULL;
-            }
+            if (!bigger) { r->line++; *err = mmFail(r, "longer than %d bytes", MM_MAX_LINE); return NULL; }
             r->buf = bigger, r->cap *= 2;
         }
         size_t got = fread(r->buf + r->end, 1, (size_t)(r->cap - 1 - r->end), r->f);
         r->end += (long)got;
-        if (got > 0)
-            continue;
-        if (ferror(r->f)) {
-            fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno));
-            *err = 1;
-            return NULL;
-        }
+        if (got > 0) continue;
+        if (ferror(r->f)) { fprintf(stderr, "%s: cannot read: %s\n", r->path, strerror(errno)); *err = 1; return NULL; }
         r->eof = 1;
     }
 }
@@ -2423,17 +2422,14 @@ static char* mmNextLine(MmLines* r, int* err) {
 // Splits s in place at blanks; returns the field count (0 for a blank line), keeping up to cap.
 static int mmSplit(char* s, char** tok, int cap) {
     int n = 0;
-    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t"))
-        if (n++ < cap)
-            tok[n - 1] = t;
+    for (char* t = strtok(s, " \t"); t; t = strtok(NULL, " \t")) if (n++ < cap) tok[n - 1] = t;
     return n;
 }
 
 // The next line that is neither a comment nor blank, split; NULL at the end or after an error.
 static char* mmNextData(MmLines* r, int* err, char** tok, int cap, int* n) {
     char* s;
-    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {
-    }
+    while ((s = mmNextLine(r, err)) && (s[0] == '%' || (*n = mmSplit(s, tok, cap)) == 0)) {}
     return s;
 }
 
@@ -2453,32 +2449,25 @@ static int mmInteger(const char* s, long long* out, int* overflow) {
 }
 
 // A decimal of at most 15 digits times a power of ten within 10^22 is two exact doubles and one
-// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else
-// goes to strtod itself.
+// rounding, so it equals strtod's correctly rounded answer (Clinger's fast path); anything else goes
+// to strtod itself.
 static double mmValue(const char* s, char** end) {
-    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* p = s + (*s == '+' || *s == '-');
     int digits = 0, scale = 0, over;
     long long exponent = 0;
-    unsigned long long mantissa =
-        0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
-    for (; *p >= '0' && *p <= '9'; p++, digits++)
-        mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    unsigned long long mantissa = 0;  // unsigned: 20 digits wrap harmlessly before strtod takes over
+    for (; *p >= '0' && *p <= '9'; p++, digits++) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
     if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--)
-            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
-    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over &&
-        llabs(exponent) < 400) {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--) mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+    if ((*p == 'e' || *p == 'E') && mmInteger(p + 1, &exponent, &over) && !over && llabs(exponent) < 400) {
         scale += (int)exponent;
         p += strlen(p);
     }
-    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22)
-        return strtod(s, end);
+    if (digits == 0 || digits > 15 || *p != '\0' || scale < -22 || scale > 22) return strtod(s, end);
     *end = (char*)p;
-    const double v =
-        scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
+    const double v = scale < 0 ? (double)mantissa / kPow10[-scale] : (double)mantissa * kPow10[scale];
     return *s == '-' ? -v : v;
 }
 
@@ -2487,74 +2476,44 @@ static int mmHeader(MmLines* r, MmMatrix* m) {
     static const char* const kSymmetries[] = {"general", "symmetric", "skew-symmetric"};
     int err = 0, n = 0, f = 0, y = 0;
     char *tok[6], *s = mmNextLine(r, &err);
-    if (err)
-        return 1;
-    if (!s) {
-        r->line = 1;
-        return mmFail(r, "empty file, expected a %%%%MatrixMarket banner");
-    }
+    if (err) return 1;
+    if (!s) { r->line = 1; return mmFail(r, "empty file, expected a %%%%MatrixMarket banner"); }
     n = mmSplit(s, tok, 6);
-    for (int i = 0; i < n && i < 5; i++)
-        for (char* c = tok[i]; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
-    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0)
-        return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
-    if (n != 5)
-        return mmFail(
-            r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words",
-            n);
-    if (strcmp(tok[1], "matrix") != 0)
-        return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
-    if (strcmp(tok[2], "coordinate") != 0)
-        return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
-    while (f < 3 && strcmp(tok[3], kFields[f]) != 0)
-        f++;
-    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0)
-        y++;
-    if (f == 3)
-        return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
-    if (y == 3)
-        return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)",
-                      tok[4]);
+    for (int i = 0; i < n && i < 5; i++) for (char* c = tok[i]; *c; c++) *c = (char)tolower((unsigned char)*c);
+    if (n == 0 || strcmp(tok[0], "%%matrixmarket") != 0) return mmFail(r, "not a Matrix Market file (no %%%%MatrixMarket banner)");
+    if (n != 5) return mmFail(r, "banner must be `%%%%MatrixMarket matrix coordinate FIELD SYMMETRY`, found %d words", n);
+    if (strcmp(tok[1], "matrix") != 0) return mmFail(r, "unsupported object '%s' (want matrix)", tok[1]);
+    if (strcmp(tok[2], "coordinate") != 0) return mmFail(r, "unsupported format '%s' (want coordinate)", tok[2]);
+    while (f < 3 && strcmp(tok[3], kFields[f]) != 0) f++;
+    while (y < 3 && strcmp(tok[4], kSymmetries[y]) != 0) y++;
+    if (f == 3) return mmFail(r, "unsupported field '%s' (want real, integer or pattern)", tok[3]);
+    if (y == 3) return mmFail(r, "unsupported symmetry '%s' (want general, symmetric or skew-symmetric)", tok[4]);
     m->field = (enum MmField)f, m->symmetry = (enum MmSymmetry)y;
-    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC)
-        return mmFail(r, "a pattern matrix cannot be skew-symmetric");
+    if (m->field == MM_PATTERN && m->symmetry == MM_SKEW_SYMMETRIC) return mmFail(r, "a pattern matrix cannot be skew-symmetric");
 
     if (!(s = mmNextData(r, &err, tok, 6, &n))) {
-        if (err)
-            return 1;
+        if (err) return 1;
         r->line++;
         return mmFail(r, "end of file before the size line `ROWS COLS ENTRIES`");
     }
     long long size[3];
     int overflow = 0, over;  // size-line fields too big for long long
-    if (n != 3)
-        return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
+    if (n != 3) return mmFail(r, "bad size line, want ROWS COLS ENTRIES as integers, found %d fields", n);
     for (int i = 0; i < 3; i++) {
-        if (!mmInteger(tok[i], &size[i], &over))
-            return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
-        if (size[i] < 0)
-            return mmFail(r, "bad size line: '%s' is negative", tok[i]);
+        if (!mmInteger(tok[i], &size[i], &over)) return mmFail(r, "bad size line: '%s' is not an integer", tok[i]);
+        if (size[i] < 0) return mmFail(r, "bad size line: '%s' is negative", tok[i]);
         overflow |= over;
     }
     if (overflow || size[0] > INT_MAX || size[1] > INT_MAX || size[2] > INT_MAX)
-        return mmFail(r,
-                      "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must "
-                      "be below 2^31)",
+        return mmFail(r, "sizes %s x %s with %s entries exceed the course's 32-bit indices (each must be below 2^31)",
                       tok[0], tok[1], tok[2]);
     if (m->symmetry != MM_GENERAL && size[0] != size[1])
-        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0],
-                      size[1]);
-    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2),
-              allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
-    if (allowed < MM_DIM_BYTES_FLOOR)
-        allowed = MM_DIM_BYTES_FLOOR;
+        return mmFail(r, "a %s matrix must be square, not %lld x %lld", kSymmetries[y], size[0], size[1]);
+    long long dimBytes = MM_BYTES_PER_DIM * (size[0] + size[1] + 2), allowed = MM_DIM_BYTES_PER_ENTRY * size[2];
+    if (allowed < MM_DIM_BYTES_FLOOR) allowed = MM_DIM_BYTES_FLOOR;
     if (dimBytes > allowed)
-        return mmFail(
-            r,
-            "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
-            "(at most %lld for this many entries)",
-            size[0], size[1], size[2], dimBytes, allowed);
+        return mmFail(r, "%lld x %lld for %lld entries would need %lld bytes of per-row and per-column arrays "
+                      "(at most %lld for this many entries)", size[0], size[1], size[2], dimBytes, allowed);
     m->rows = (int)size[0], m->cols = (int)size[1], m->declared = size[2];
     return 0;
 }
@@ -2566,60 +2525,39 @@ static int mmEntries(MmLines* r, MmMatrix* m, long long* count) {
     int err = 0, n = 0, over;
     char *tok[4], *end;
     while (mmNextData(r, &err, tok, 4, &n)) {
-        if (seen == m->declared)
-            return mmFail(r, "more entries than the %lld declared", m->declared);
-        if (n != want)
-            return mmFail(
-                r,
-                want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields",
-                n);
+        if (seen == m->declared) return mmFail(r, "more entries than the %lld declared", m->declared);
+        if (n != want) return mmFail(r, want == 2 ? "want ROW COL, found %d fields" : "want ROW COL VALUE, found %d fields", n);
         for (int k = 0; k < 2; k++) {
             const char* what = k == 0 ? "row" : "column";
             const long long hi = k == 0 ? m->rows : m->cols;
-            if (!mmInteger(tok[k], &ij[k], &over))
-                return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
-            if (over || ij[k] < 1 || ij[k] > hi)
-                return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k],
-                              hi);
+            if (!mmInteger(tok[k], &ij[k], &over)) return mmFail(r, "%s index '%s' is not an integer", what, tok[k]);
+            if (over || ij[k] < 1 || ij[k] > hi) return mmFail(r, "%s index %s outside 1..%lld (indices are 1-based)", what, tok[k], hi);
         }
         double v = 1.0;
         if (want == 3) {
             if (m->field == MM_INTEGER && !mmInteger(tok[2], &iv, &over))
                 return mmFail(r, "value '%s' is not an integer (the field is integer)", tok[2]);
             v = mmValue(tok[2], &end);
-            if (end == tok[2] || *end != '\0')
-                return mmFail(r, "value '%s' is not a number", tok[2]);
-            if (!(fabs(v) <= FLT_MAX))
-                return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
+            if (end == tok[2] || *end != '\0') return mmFail(r, "value '%s' is not a number", tok[2]);
+            if (!(fabs(v) <= FLT_MAX)) return mmFail(r, "value '%s' is not a finite fp32 number", tok[2]);
         }
         if (m->symmetry == MM_SKEW_SYMMETRIC && ij[0] == ij[1])
-            return mmFail(
-                r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero",
-                ij[0], ij[1]);
+            return mmFail(r, "diagonal entry (%lld, %lld) in a skew-symmetric file, whose diagonal is zero", ij[0], ij[1]);
         const int mirror = m->symmetry != MM_GENERAL && ij[0] != ij[1];
-        if (*count + 1 + mirror > INT_MAX)
-            return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets",
-                          INT_MAX);
+        if (*count + 1 + mirror > INT_MAX) return mmFail(r, "more than %d stored entries, beyond the course's 32-bit offsets", INT_MAX);
         if (*count + 2 > cap) {
             const long long bigger = cap ? cap * 2 : 1024;
             MmEntry* grown = (MmEntry*)realloc(m->entry, (size_t)bigger * sizeof(MmEntry));
-            if (!grown)
-                return mmFail(r, "out of host memory after %lld entries", *count);
+            if (!grown) return mmFail(r, "out of host memory after %lld entries", *count);
             m->entry = grown, cap = bigger;
         }
-        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v},
-                      t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
+        const MmEntry e = {(int)ij[0] - 1, (int)ij[1] - 1, v}, t = {e.col, e.row, m->symmetry == MM_SKEW_SYMMETRIC ? -v : v};
         m->entry[(*count)++] = e;
-        if (mirror)
-            m->entry[(*count)++] = t;
+        if (mirror) m->entry[(*count)++] = t;
         seen++;
     }
-    if (err)
-        return 1;
-    if (seen < m->declared) {
-        r->line++;
-        return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared);
-    }
+    if (err) return 1;
+    if (seen < m->declared) { r->line++; return mmFail(r, "end of file after %lld of %lld declared entries", seen, m->declared); }
     return 0;
 }
 
@@ -2632,49 +2570,32 @@ static int mmByColumn(const void* a, const void* b) {
 // column: O(entries + rows) moves and short sorts. Duplicates are then neighbours and are summed.
 static int mmSortAndMerge(MmMatrix* m, long long n) {
     long long e = 1, kept = 0;
-    while (e < n && m->entry[e - 1].row <= m->entry[e].row)
-        e++;
+    while (e < n && m->entry[e - 1].row <= m->entry[e].row) e++;
     const int inRowOrder = e >= n;  // as most files are, so no scatter and no second array
     int* rowStart = (int*)calloc((size_t)m->rows + 1, sizeof(int));
     int* next = (int*)malloc(((size_t)m->rows + 1) * sizeof(int));
     MmEntry* sorted = inRowOrder ? NULL : (MmEntry*)malloc((size_t)(n ? n : 1) * sizeof(MmEntry));
-    if (!rowStart || !next || (!inRowOrder && !sorted)) {
-        free(rowStart);
-        free(next);
-        free(sorted);
-        return 1;
-    }
-    for (e = 0; e < n; e++)
-        rowStart[m->entry[e].row + 1]++;
-    for (int i = 0; i < m->rows; i++)
-        rowStart[i + 1] += rowStart[i];
+    if (!rowStart || !next || (!inRowOrder && !sorted)) { free(rowStart); free(next); free(sorted); return 1; }
+    for (e = 0; e < n; e++) rowStart[m->entry[e].row + 1]++;
+    for (int i = 0; i < m->rows; i++) rowStart[i + 1] += rowStart[i];
     if (!inRowOrder) {
         memcpy(next, rowStart, ((size_t)m->rows + 1) * sizeof(int));
-        for (e = 0; e < n; e++)
-            sorted[next[m->entry[e].row]++] = m->entry[e];
+        for (e = 0; e < n; e++) sorted[next[m->entry[e].row]++] = m->entry[e];
         free(m->entry);
         m->entry = sorted;
     }
     for (int i = 0; i < m->rows; i++) {
         MmEntry* row = m->entry + rowStart[i];
         const int len = rowStart[i + 1] - rowStart[i];
-        if (len > 32) {
-            qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn);
-            continue;
-        }
+        if (len > 32) { qsort(row, (size_t)len, sizeof(MmEntry), mmByColumn); continue; }
         for (int k = 1; k < len; k++)  // short rows: an insertion sort beats qsort's calls
-            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) {
-                const MmEntry t = row[j];
-                row[j] = row[j - 1], row[j - 1] = t;
-            }
+            for (int j = k; j > 0 && row[j - 1].col > row[j].col; j--) { const MmEntry t = row[j]; row[j] = row[j - 1], row[j - 1] = t; }
     }
     free(rowStart), free(next);
     for (e = 0; e < n; e++) {
         MmEntry* last = kept > 0 ? &m->entry[kept - 1] : NULL;
-        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col)
-            last->val += m->entry[e].val;
-        else
-            m->entry[kept++] = m->entry[e];
+        if (last && last->row == m->entry[e].row && last->col == m->entry[e].col) last->val += m->entry[e].val;
+        else m->entry[kept++] = m->entry[e];
     }
     m->merged = n - kept, m->entries = (int)kept;
     return 0;
@@ -2685,23 +2606,19 @@ static int mmRead(const char* path, MmMatrix* m) {
     memset(m, 0, sizeof(*m));
     MmLines r = {NULL, path, NULL, 1 << 20, 0, 0, 0, 0};
     long long count = 0;
-    if (!(r.f = fopen(path, "rb"))) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return 1;
-    }
+    if (!(r.f = fopen(path, "rb"))) { fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno)); return 1; }
     r.buf = (char*)malloc((size_t)r.cap);
     int failed = !r.buf ? (fprintf(stderr, "%s: out of host memory\n", path), 1) : mmHeader(&r, m);
-    if (!failed)
-        failed = mmEntries(&r, m, &count);
-    if (!failed && mmSortAndMerge(m, count))
-        failed = mmFail(&r, "out of host memory sorting %lld entries", count);
+    if (!failed) failed = mmEntries(&r, m, &count);
+    if (!failed && mmSortAndMerge(m, count)) failed = mmFail(&r, "out of host memory sorting %lld entries", count);
     free(r.buf), fclose(r.f);
-    if (failed)
-        mmFree(m);
+    if (failed) mmFree(m);
     return failed;
 }
 // ---- end common/mmio.h ----
+// clang-format on
 
+// ---------------------------------------------------------------- freeing
 static void freeCsr(Csr* m) {
     free(m->offsets);
     free(m->index);
@@ -2718,19 +2635,30 @@ static void freeDb(Db* f) {
     memset(f, 0, sizeof(*f));
 }
 static void freeInput(Input* in) {
-    freeCsr(&in->a), freeCsr(&in->at), freeDb(&in->db);
-    free(in->items), free(in->dense);
+    freeCsr(&in->a);
+    freeCsr(&in->at);
+    freeDb(&in->db);
+    free(in->items);
+    free(in->dense);
     for (int c = 0; c < in->caseCount; ++c) {
-        free(in->cases[c].x), free(in->cases[c].refY), free(in->cases[c].absSum),
-            free(in->cases[c].rowProducts);
+        free(in->cases[c].x);
+        free(in->cases[c].refY);
+        free(in->cases[c].absSum);
+        free(in->cases[c].rowProducts);
     }
-    in->items = NULL, in->dense = NULL, in->caseCount = 0;
+    in->items = NULL;
+    in->dense = NULL;
+    in->caseCount = 0;
 }
 static void freeBfs(BfsInput* b) {
-    freeCsr(&b->g), freeDb(&b->db);
+    freeCsr(&b->g);
+    freeDb(&b->db);
     for (int r = 0; r < b->roots; ++r)
         free(b->dist ? b->dist[r] : NULL);
-    free(b->dist), free(b->root), free(b->levels), free(b->componentEdges);
+    free(b->dist);
+    free(b->root);
+    free(b->levels);
+    free(b->componentEdges);
     memset(b, 0, sizeof(*b));
 }
 
@@ -2757,6 +2685,7 @@ static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
 }
 // The mesh: side^3 nodes, kFeUnknowns unknowns each, every node coupled to its 27-point
 // neighbourhood; numbered node by node, so 16 rows see about 5 nodes and the blocks are dense.
+// Counted in a first pass, written in a second.
 static bool makeMesh(int side, Csr* a) {
     const long long nodes = (long long)side * side * side;
     const int rows = (int)(nodes * kFeUnknowns);
@@ -2783,8 +2712,9 @@ static bool makeMesh(int side, Csr* a) {
                                 if (pass == 0)
                                     continue;
                                 const int col = (int)(other * kFeUnknowns + w);
-                                a->index[k] = col, a->value[k] = hashedValue(
-                                                       kSeedValues, (uint64_t)row, (uint64_t)col);
+                                a->index[k] = col;
+                                a->value[k] =
+                                    hashedValue(kSeedValues, (uint64_t)row, (uint64_t)col);
                             }
                         }
                 if (pass == 1)
@@ -2807,14 +2737,15 @@ static bool makeBand(int n, Csr* a) {
             return false;
         long long k = 0;
         for (int i = 0; i < n; ++i) {
-            const int j0 = i - kBandHalfWidth < 0 ? 0 : i - kBandHalfWidth,
-                      j1 = i + kBandHalfWidth >= n ? n - 1 : i + kBandHalfWidth;
+            const int j0 = i - kBandHalfWidth < 0 ? 0 : i - kBandHalfWidth;
+            const int j1 = i + kBandHalfWidth >= n ? n - 1 : i + kBandHalfWidth;
             for (int j = j0; j <= j1; ++j) {
                 if (!bandKeeps(i, j))
                     continue;
-                if (pass == 1)
-                    a->index[k] = j,
+                if (pass == 1) {
+                    a->index[k] = j;
                     a->value[k] = hashedValue(kSeedValues, (uint64_t)i, (uint64_t)j);
+                }
                 ++k;
             }
             if (pass == 1)
@@ -2833,10 +2764,14 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
     int* rowStart = (int*)calloc((size_t)n + 1, sizeof(int));
     int* rowsByCol = (int*)malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
     bool ok = colStart && rowStart && rowsByCol;
-    for (long long e = 0; ok && e < count; ++e)
-        ++colStart[pairCol[e] + 1], ++rowStart[pairRow[e] + 1];
-    for (int c = 0; ok && c < n; ++c)
-        colStart[c + 1] += colStart[c], rowStart[c + 1] += rowStart[c];
+    for (long long e = 0; ok && e < count; ++e) {
+        ++colStart[pairCol[e] + 1];
+        ++rowStart[pairRow[e] + 1];
+    }
+    for (int c = 0; ok && c < n; ++c) {
+        colStart[c + 1] += colStart[c];
+        rowStart[c + 1] += rowStart[c];
+    }
     for (long long e = 0; ok && e < count; ++e)
         rowsByCol[colStart[pairCol[e]]++] = pairRow[e];  // colStart[c]: end of column c now
     free(pairCol);
@@ -2844,7 +2779,8 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
     for (int c = 0, k = 0; ok && c < n; ++c)
         for (; k < colStart[c]; ++k)
             cols[rowStart[rowsByCol[k]]++] = c;  // rowStart[r]: end of row r now
-    free(rowsByCol), free(colStart);
+    free(rowsByCol);
+    free(colStart);
     long long kept = 0;
     for (int r = 0, begin = 0; ok && r < n; ++r) {
         const int end = rowStart[r];
@@ -2858,13 +2794,14 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
         rowStart[n] = (int)kept;
     ok = ok && allocCsr(a, n, n, kept, values);
     if (ok) {
-        memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int)),
-            memcpy(a->index, cols, (size_t)(kept > 0 ? kept : 1) * sizeof(int));
+        memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int));
+        memcpy(a->index, cols, (size_t)(kept > 0 ? kept : 1) * sizeof(int));
         for (int r = 0; values && r < n; ++r)
             for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
                 a->value[k] = hashedValue(seed, (uint64_t)r, (uint64_t)a->index[k]);
     }
-    free(rowStart), free(cols);
+    free(rowStart);
+    free(cols);
     return ok;
 }
 // A Graph500 Kronecker graph: 16 * 2^scale edges, each choosing a quadrant per level with the
@@ -2878,14 +2815,17 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     int* rowOf = (int*)malloc((size_t)edges * 2 * sizeof(int));
     int* colOf = (int*)malloc((size_t)edges * 2 * sizeof(int));
     if (!perm || !rowOf || !colOf) {
-        free(perm), free(rowOf), free(colOf);
+        free(perm);
+        free(rowOf);
+        free(colOf);
         return false;
     }
     for (int i = 0; i < n; ++i)
         perm[i] = i;
     for (int i = n - 1; i > 0; --i) {
         const int j = (int)(nextRandom(&state) % (uint64_t)(i + 1)), t = perm[i];
-        perm[i] = perm[j], perm[j] = t;
+        perm[i] = perm[j];
+        perm[j] = t;
     }
     long long count = 0;
     // The quadrant of a level from 16 random bits (four levels a draw): the initiator's
@@ -2893,18 +2833,20 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const unsigned ab = (unsigned)(kKronA * 65536.0), abc = (unsigned)((kKronA + kKronB) * 65536.0),
                    all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
     for (long long e = 0; e < edges; ++e) {
-        int u = 0, v = 0;
+        int from = 0, to = 0;
         uint64_t bits = 0;
         for (int level = 0; level < scale; ++level) {
             if (level % 4 == 0)
                 bits = nextRandom(&state);
             const unsigned p = (unsigned)(bits >> (16 * (level % 4)) & 0xffffu);
-            const int bu = p >= abc, bv = (p >= ab && p < abc) || p >= all;
-            u = u << 1 | bu, v = v << 1 | bv;
+            const int rowBit = p >= abc, colBit = (p >= ab && p < abc) || p >= all;
+            from = from << 1 | rowBit;
+            to = to << 1 | colBit;
         }
-        u = perm[u], v = perm[v];
-        rowOf[count] = u, colOf[count++] = v;
-        rowOf[count] = v, colOf[count++] = u;
+        rowOf[count] = perm[from];
+        colOf[count++] = perm[to];
+        rowOf[count] = perm[to];
+        colOf[count++] = perm[from];
     }
     free(perm);
     return pairsToCsr(n, rowOf, colOf, count, true, values, seed, a);
@@ -2928,13 +2870,49 @@ static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
     for (int i = 0; i < rows; ++i) {
         for (int j = 0; j < cols; ++j) {
             const float w = (*dense)[(long long)i * cols + j];
-            if (w != 0.0f)
-                a->index[n] = j, a->value[n++] = w;
+            if (w != 0.0f) {
+                a->index[n] = j;
+                a->value[n++] = w;
+            }
         }
         a->offsets[i + 1] = (int)n;
     }
     return true;
 }
+// x at a density: positions uniformly at random, or the same count packed into whole 16-entry
+// blocks drawn at random (the format's case: one x block, sixteen columns). Values +-[0.5, 1.5).
+static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
+    const int cols = in->a.cols, colBlocks = in->db.blockCols;
+    long long want = (long long)floor(density * cols + 0.5);
+    want = want < 1 ? 1 : want > cols ? cols : want;
+    xc->pattern = pattern;
+    xc->density = density;
+    xc->nonzeros = (int)want;
+    xc->x = (float*)calloc((size_t)cols, sizeof(float));
+    if (!xc->x)
+        return false;
+    uint64_t state = kSeedX + (uint64_t)pattern;
+    for (long long placed = 0; placed < want;) {
+        if (pattern == kRandom) {
+            const int j = (int)(nextRandom(&state) % (uint64_t)cols);
+            if (xc->x[j] == 0.0f) {
+                xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
+                ++placed;
+            }
+            continue;
+        }
+        const int J = (int)(nextRandom(&state) % (uint64_t)colBlocks);
+        if (xc->x[J * kBlockDim] != 0.0f)
+            continue;
+        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < cols && placed < want; ++j) {
+            xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
+            ++placed;
+        }
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------- loaders
 // The lesson's CSR from the reader's sorted, merged entries. A pattern file, or one whose values
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
@@ -2958,8 +2936,11 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     snprintf(in->description, sizeof(in->description), "Matrix Market file %.100s%s", path,
              hashed ? ", values hashed" : "");
     in->merged = mm.merged;
-    if (ok && !(ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true)))
-        fprintf(stderr, "%s: out of host memory\n", path);
+    if (ok) {
+        ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true);
+        if (!ok)
+            fprintf(stderr, "%s: out of host memory\n", path);
+    }
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry t = mm.entry[e];
         ++in->a.offsets[t.row + 1];
@@ -2972,41 +2953,35 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     mmFree(&mm);
     return ok;
 }
-// x at a density: positions uniformly at random, or the same count packed into whole 16-entry
-// blocks drawn at random (the format's case: one x block, sixteen columns). Values +-[0.5, 1.5).
-static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
-    const int cols = in->a.cols, colBlocks = in->db.blockCols;
-    long long want = (long long)floor(density * cols + 0.5);
-    want = want < 1 ? 1 : want > cols ? cols : want;
-    xc->pattern = pattern, xc->density = density, xc->nonzeros = (int)want;
-    if (!(xc->x = (float*)calloc((size_t)cols, sizeof(float))))
+// A BFS graph: the pattern of A + A^T without the diagonal (a graph needs no values).
+static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
+    memset(b, 0, sizeof(*b));
+    snprintf(b->name, sizeof(b->name), "%s", name);
+    int* rowOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
+    int* colOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
+    if (!rowOf || !colOf) {
+        free(rowOf);
+        free(colOf);
         return false;
-    uint64_t state = kSeedX + (uint64_t)pattern;
-    for (long long placed = 0; placed < want;) {
-        if (pattern == kRandom) {
-            const int j = (int)(nextRandom(&state) % (uint64_t)cols);
-            if (xc->x[j] == 0.0f)
-                xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7), ++placed;
-            continue;
-        }
-        const int J = (int)(nextRandom(&state) % (uint64_t)colBlocks);
-        if (xc->x[J * kBlockDim] != 0.0f)
-            continue;
-        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < cols && placed < want; ++j)
-            xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7), ++placed;
     }
-    return true;
+    long long n = 0;
+    for (int r = 0; r < a->rows; ++r)
+        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            rowOf[n] = r;
+            colOf[n++] = a->index[k];
+            rowOf[n] = a->index[k];
+            colOf[n++] = r;
+        }
+    return pairsToCsr(a->rows, rowOf, colOf, n, true, false, 0, &b->g);
 }
-// ---------------------------------------------------------------- the BFS graphs, on the host
-// The pattern of A + A^T without the diagonal (a graph needs no values), its DB format and pull
-// items, and a CPU search from each root: exact distances, levels, and the Graph500 numerator
-// (undirected edges with both ends reached).
+// A BFS graph's DB format and a CPU search from each root: exact distances, levels, and the
+// Graph500 numerator (undirected edges with both ends reached).
 static bool prepareBfs(BfsInput* b, int roots) {
     const Csr* g = &b->g;
     b->undirectedEdges = g->nnz / 2;
-    b->root = (int*)calloc((size_t)roots, sizeof(int)),
+    b->root = (int*)calloc((size_t)roots, sizeof(int));
     b->levels = (int*)calloc((size_t)roots, sizeof(int));
-    b->componentEdges = (long long*)calloc((size_t)roots, sizeof(long long)),
+    b->componentEdges = (long long*)calloc((size_t)roots, sizeof(long long));
     b->dist = (int**)calloc((size_t)roots, sizeof(int*));
     int* queue = (int*)malloc((size_t)g->rows * sizeof(int));
     if (!b->root || !b->levels || !b->componentEdges || !b->dist || !queue || !buildDb(g, &b->db)) {
@@ -3020,37 +2995,25 @@ static bool prepareBfs(BfsInput* b, int roots) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
         if (g->offsets[r + 1] == g->offsets[r])
             continue;
-        if (!(b->dist[b->roots] = (int*)malloc((size_t)g->rows * sizeof(int)))) {
+        int* dist = (int*)malloc((size_t)g->rows * sizeof(int));
+        b->dist[b->roots] = dist;
+        if (!dist) {
             free(queue);
             return false;
         }
         b->root[b->roots] = r;
-        b->levels[b->roots] = bfsCpu(g, r, b->dist[b->roots], queue);
+        b->levels[b->roots] = bfsCpu(g, r, dist, queue);
         long long reachedEntries = 0;
-        for (int v = 0; v < g->rows; ++v)
-            reachedEntries += b->dist[b->roots][v] >= 0 ? g->offsets[v + 1] - g->offsets[v] : 0;
+        for (int vertex = 0; vertex < g->rows; ++vertex)
+            if (dist[vertex] >= 0)
+                reachedEntries += g->offsets[vertex + 1] - g->offsets[vertex];
         b->componentEdges[b->roots++] = reachedEntries / 2;
     }
     free(queue);
     return true;
 }
-static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
-    memset(b, 0, sizeof(*b));
-    snprintf(b->name, sizeof(b->name), "%s", name);
-    int* rowOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
-    int* colOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
-    if (!rowOf || !colOf) {
-        free(rowOf), free(colOf);
-        return false;
-    }
-    long long n = 0;
-    for (int r = 0; r < a->rows; ++r)
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
-            rowOf[n] = r, colOf[n++] = a->index[k], rowOf[n] = a->index[k], colOf[n++] = r;
-    return pairsToCsr(a->rows, rowOf, colOf, n, true, false, 0, &b->g);
-}
 
-// ---------------------------------------------------------------- host analysis
+// ---------------------------------------------------------------- the host part's report
 static void printFormat(const Input* in) {
     const Db* f = &in->db;
     const long long blocks = f->blocks + f->sideBlocks;  // every nonzero block: what BSR stores
@@ -3077,8 +3040,15 @@ static void printCase(const XCase* xc, const Input* in) {
 }
 
 // ---------------------------------------------------------------- the steps of main
-// Step 1: flags. Returns 0, or 1 after the one line that says what is wrong.
-static int parseFlags(int argc, char** argv, Options* o) {
+// Step 1: flags. --help anywhere wins. False after the one line that says what is wrong.
+static bool parseFlags(int argc, char** argv, Options* o) {
+    memset(o, 0, sizeof(*o));
+    o->roots = kRootsDefault;
+    for (int a = 1; a < argc; ++a)
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            o->help = true;
+            return true;
+        }
     for (int a = 1; a < argc; ++a) {
         const char* arg = argv[a];
         long long value = 0;
@@ -3090,76 +3060,102 @@ static int parseFlags(int argc, char** argv, Options* o) {
         if (strcmp(arg, "--roots") == 0) {
             if (++a == argc) {
                 fprintf(stderr, "flag --roots: needs a value\n");
-                return 1;
+                return false;
             }
             if (!mmInteger(argv[a], &value, &overflow) || overflow || value < 1 ||
                 value > kRootsMax) {
                 fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n", argv[a],
                         kRootsMax);
-                return 1;
+                return false;
             }
             o->roots = (int)value;
             continue;
         }
         if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
-            return 1;
+            return false;
         }
         if (o->fileCount == kMaxInputs) {
             fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs);
-            return 1;
+            return false;
         }
         o->files[o->fileCount++] = arg;
     }
     if (o->small && o->fileCount > 0) {
         fprintf(stderr, "flag --small: chooses its own inputs, so it takes no path\n");
-        return 1;
+        return false;
     }
-    return 0;
+    return true;
 }
-// Step 2 for one part-1 input: made or read; then its transpose, its DB format, its pull items,
-// the byte counts, and every x with its work and its CPU answer. False after the line saying why.
-static bool prepareInput(Input* in, bool small) {
-    const char* what = in->path;
+// Step 2: the part-1 and part-3 inputs, in order: the files named, or the word graph, the three
+// generated matrices and the decoding shapes. Returns their count.
+static int listInputs(const Options* o, Input* inputs) {
+    int count = 0;
+    if (o->fileCount == 0) {
+        const int kinds[] = {kInputFile, kInputMesh, kInputBand, kInputKron};
+        for (int k = 0; k < 4; ++k) {
+            inputs[count].kind = kinds[k];
+            inputs[count++].path = kWordsPath;
+        }
+        for (int shape = 0; shape < kDecodeShapes; ++shape) {
+            inputs[count].kind = kInputDecode;
+            inputs[count++].decodeShape = shape;
+        }
+    }
+    for (int f = 0; f < o->fileCount; ++f) {
+        inputs[count].kind = kInputFile;
+        inputs[count++].path = o->files[f];
+    }
+    return count;
+}
+// A generated input's matrix, name and description. False after the line saying why.
+static bool makeInput(Input* in, bool small) {
+    const char* what = "";
     bool ok = true;
-    if (in->kind == kInputFile)
-        ok = true;  // read and validated by main, before anything else
-    else if (in->kind == kInputMesh) {
+    if (in->kind == kInputMesh) {
         const int side = small ? kFeSideSmall : kFeSide;
-        snprintf(in->name, sizeof(in->name), "fe-mesh"), what = "fe-mesh";
+        snprintf(in->name, sizeof(in->name), "fe-mesh");
+        what = "fe-mesh";
         snprintf(in->description, sizeof(in->description),
                  "a 3D mesh of %d^3 nodes, %d unknowns each, 27-point coupling", side, kFeUnknowns);
         ok = makeMesh(side, &in->a);
     } else if (in->kind == kInputBand) {
         const int n = small ? kBandRowsSmall : kBandRows;
-        snprintf(in->name, sizeof(in->name), "banded"), what = "banded";
+        snprintf(in->name, sizeof(in->name), "banded");
+        what = "banded";
         snprintf(in->description, sizeof(in->description),
                  "%d rows, half-width %d, half the band kept", n, kBandHalfWidth);
         ok = makeBand(n, &in->a);
     } else if (in->kind == kInputKron) {
         const int scale = small ? kKronScaleSmall : kKronScale;
-        snprintf(in->name, sizeof(in->name), "kron%d", scale), what = "kron";
+        snprintf(in->name, sizeof(in->name), "kron%d", scale);
+        what = "kron";
         snprintf(in->description, sizeof(in->description),
                  "Graph500 Kronecker graph, scale %d, edge factor %d", scale, kKronEdgeFactor);
         ok = makeKron(scale, kSeedKron, true, &in->a);
     } else {
-        const int shrink = small ? kDecodeShrinkSmall : 1,
-                  rows = kDecodeRows[in->decodeShape] / shrink,
-                  cols = kDecodeCols[in->decodeShape] / shrink;
-        snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols), what = "decode";
+        const int shrink = small ? kDecodeShrinkSmall : 1;
+        const int rows = kDecodeRows[in->decodeShape] / shrink;
+        const int cols = kDecodeCols[in->decodeShape] / shrink;
+        snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols);
+        what = "decode";
         snprintf(in->description, sizeof(in->description),
                  "W %d x %d from a fixed seed (no model weights), half pruned by magnitude", rows,
                  cols);
         ok = makeDecode(rows, cols, &in->a, &in->dense);
     }
-    if (!ok) {
-        if (in->kind != kInputFile)
-            fprintf(stderr, "%s: out of host memory\n", what);
+    if (!ok)
+        fprintf(stderr, "%s: out of host memory\n", what);
+    return ok;
+}
+// One part-1 input, made or read: its transpose, its DB format, its pull items, the byte counts,
+// and every x with its work and its CPU answer. False after the line saying why.
+static bool prepareInput(Input* in, bool small) {
+    if (in->kind != kInputFile && !makeInput(in, small))
         return false;
-    }
-    ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
-         buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->items, &in->itemCount,
-                    &in->splitRows, &in->splitPieces);
+    bool ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
+              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->items, &in->itemCount,
+                         &in->splitRows, &in->splitPieces);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
                         4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
@@ -3168,14 +3164,16 @@ static bool prepareInput(Input* in, bool small) {
     for (int j = 0; ok && j < f->cols; ++j)
         push += pushBytesOfColumn(f, j);
     in->pushBytesPerX = push / f->cols;
-    const int cases = in->kind == kInputDecode ? 1
-                      : small                  ? 2
-                              : kCases;  // --small: d = 0.1 random, 0.001 clustered
+    // A decoding layer: one x; --small: d = 0.1 random, 0.001 clustered; else every density and
+    // pattern.
+    const bool decode = in->kind == kInputDecode;
+    const int cases = decode ? 1 : small ? 2 : kCases;
     for (int c = 0; ok && c < cases; ++c, ++in->caseCount) {
         XCase* xc = &in->cases[c];
-        ok = in->kind == kInputDecode ? makeX(in, kRandom, kDecodeKeepX, xc)
-                                      : makeX(in, small ? c : c / kDensityCount,
-                                              kDensities[small ? 2 * c : c % kDensityCount], xc);
+        const int pattern = decode ? kRandom : small ? c : c / kDensityCount;
+        const double density =
+            decode ? kDecodeKeepX : kDensities[small ? 2 * c : c % kDensityCount];
+        ok = makeX(in, pattern, density, xc);
         if (ok)
             countWork(in, xc);
         ok = ok && cpuReference(in, xc);
@@ -3184,15 +3182,42 @@ static bool prepareInput(Input* in, bool small) {
         fprintf(stderr, "%s: out of host memory\n", in->name);
     return ok;
 }
-// Step 3 for part 2: the BFS graphs and their CPU searches. False after the line saying why.
-static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* graphs,
+// Step 3 for parts 1 and 3: every file read and checked before anything is made, then each
+// input made and prepared, with its lines. False after the line saying why.
+static bool prepareInputs(const Options* o, Input* inputs, int count) {
+    for (int i = 0; i < count; ++i)
+        if (inputs[i].kind == kInputFile && !loadMatrixMarket(inputs[i].path, &inputs[i]))
+            return false;
+    printf(
+        "Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and "
+        "cuSPARSE; DB-BFS; a decoding layer\n");
+    printf(
+        "blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost "
+        "%.1f, an atomic's wait %.1f B; paper's th3 %.2f\n",
+        kSideMaxNnz, kPushByteCost, kAtomicWaitBytes, kPaperTh3);
+    for (int i = 0; i < count; ++i) {
+        Input* in = &inputs[i];
+        if (!prepareInput(in, o->small))
+            return false;
+        printf("\nInput %d of %d: %s, %s\n", i + 1, count, in->name, in->description);
+        if (in->merged > 0)
+            printf("  duplicates merged: %lld\n", in->merged);
+        printFormat(in);
+        for (int c = 0; c < in->caseCount; ++c)
+            printCase(&in->cases[c], in);
+    }
+    return true;
+}
+// Step 4 for part 2: the BFS graphs and their CPU searches. False after the line saying why.
+static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsInput* graphs,
                           int* graphCount) {
     *graphCount = 0;
     if (o->fileCount == 0) {
         BfsInput* k = &graphs[(*graphCount)++];
         memset(k, 0, sizeof(*k));
-        snprintf(k->name, sizeof(k->name), "kron%d", o->small ? kBfsScaleSmall : kBfsScale);
-        if (!makeKron(o->small ? kBfsScaleSmall : kBfsScale, kSeedBfs, false, &k->g) ||
+        const int scale = o->small ? kBfsScaleSmall : kBfsScale;
+        snprintf(k->name, sizeof(k->name), "kron%d", scale);
+        if (!makeKron(scale, kSeedBfs, false, &k->g) ||
             !prepareBfs(k, o->small ? kRootsSmall : o->roots))
             return false;
     }
@@ -3227,109 +3252,84 @@ static bool prepareGraphs(const Options* o, Input* inputs, int count, BfsInput* 
     }
     return true;
 }
-int main(int argc, char** argv) {
-    for (int a = 1; a < argc; ++a)
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            fputs(kUsage, stdout);
-            return EXIT_SUCCESS;
-        }
-    Options o;
-    memset(&o, 0, sizeof(o));
-    o.roots = kRootsDefault;
-    if (parseFlags(argc, argv, &o) != 0)
-        return EXIT_FAILURE;
-    static Input inputs[kMaxInputs + kDecodeShapes];
-    static BfsInput graphs[kMaxInputs + 1];
-    int count = 0, graphCount = 0;
-    if (o.fileCount == 0) {
-        const int kinds[] = {kInputFile, kInputMesh, kInputBand, kInputKron};
-        for (int k = 0; k < 4; ++k)
-            inputs[count].kind = kinds[k], inputs[count++].path = kWordsPath;
-        for (int s = 0; s < kDecodeShapes; ++s)
-            inputs[count].kind = kInputDecode, inputs[count++].decodeShape = s;
-    }
-    for (int f = 0; f < o.fileCount; ++f)
-        inputs[count].kind = kInputFile, inputs[count++].path = o.files[f];
-    bool ok = true;
-    for (int i = 0; i < count && ok; ++i)
-        ok = inputs[i].kind != kInputFile || loadMatrixMarket(inputs[i].path, &inputs[i]);
-    if (ok) {
-        printf(
-            "Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and "
-            "cuSPARSE; DB-BFS; a decoding layer\n");
-        printf(
-            "blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost "
-            "%.1f, an atomic's wait %.1f B; paper's th3 %.2f\n",
-            kSideMaxNnz, kPushByteCost, kAtomicWaitBytes, kPaperTh3);
-    }
-    for (int i = 0; i < count && ok; ++i) {
-        ok = prepareInput(&inputs[i], o.small);
-        if (!ok)
-            break;
-        printf("\nInput %d of %d: %s, %s\n", i + 1, count, inputs[i].name, inputs[i].description);
-        if (inputs[i].merged > 0)
-            printf("  duplicates merged: %lld\n", inputs[i].merged);
-        printFormat(&inputs[i]);
-        for (int c = 0; c < inputs[i].caseCount; ++c)
-            printCase(&inputs[i].cases[c], &inputs[i]);
-    }
-    ok = ok && prepareGraphs(&o, inputs, count, graphs, &graphCount);
+// Step 5: the memory goals, the DB format's bytes against CSR + CSC's, from the host's counts;
+// the GPU's figures start at their worst.
+static Results memoryGoals(const Options* o, const Input* inputs, int count) {
     Results r;
     memset(&r, 0, sizeof(r));
     r.minPlain = r.minSingle = r.pullCopyMin = r.bfsAutoMin = 1e30;
-    for (int i = 0; ok && i < count; ++i) {
+    for (int i = 0; i < count; ++i) {
         const double share = dbBytes(&inputs[i].db) / csrCscBytes(&inputs[i].a);
-        if (inputs[i].kind == kInputMesh || inputs[i].kind == kInputBand)
+        const int kind = inputs[i].kind;
+        if (kind == kInputMesh || kind == kInputBand)
             r.memBlocked = fmax(r.memBlocked, share);
-        if (inputs[i].kind == kInputKron || (inputs[i].kind == kInputFile && o.fileCount == 0))
+        if (kind == kInputKron || (kind == kInputFile && o->fileCount == 0))
             r.memHyper = fmax(r.memHyper, share);
     }
+    return r;
+}
+// Step 6: the first CUDA call. Without a device the run ends here, the host part shown.
+static bool deviceFound(void) {
     int deviceCount = 0;
-    const cudaError_t probe =
-        ok ? cudaGetDeviceCount(&deviceCount) : cudaSuccess;  // step 4: the first CUDA call
-    int failures = ok ? 0 : 1;
-    if (ok && (probe != cudaSuccess || deviceCount == 0)) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
-        for (int i = 0; i < count; ++i)
-            freeInput(&inputs[i]);
-        for (int i = 0; i < graphCount; ++i)
-            freeBfs(&graphs[i]);
-        return 2;
+    const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
+    if (probe == cudaSuccess && deviceCount > 0)
+        return true;
+    printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
+           probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+    return false;
+}
+// Step 7: parts 1 to 3 on the GPU, on one stream and its library handles; the headlines and the
+// verdict. Returns the exit status.
+static int runGpu(const Options* o, const Input* inputs, int count, const BfsInput* graphs,
+                  int graphCount, Results* r) {
+    cudaStream_t stream;
+    cusparseHandle_t sparse;
+    cublasHandle_t blas;
+    int sms = 0;
+    CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
+    const double copyGBs = deviceAndCeiling(o->small ? kCopyBytesSmall : kCopyBytes, stream, &sms);
+    CUSPARSE_CHECK(cusparseCreate(&sparse));
+    CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
+    CUBLAS_CHECK(cublasCreate(&blas));
+    CUBLAS_CHECK(cublasSetStream(blas, stream));
+    int failures = 0;
+    for (int i = 0; i < count; ++i)
+        failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
+    if (failures == 0)
+        printf(
+            "  every variant of every input matches the CPU on every x, before and after its "
+            "timed calls\n");
+    printf("~ plot: pull | copy ceiling | all | %.1f\n", copyGBs);
+    failures += runGraphs(graphs, graphCount, sms, o->small, stream, r);
+    CUSPARSE_CHECK(cusparseDestroy(sparse));
+    CUBLAS_CHECK(cublasDestroy(blas));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    printGoals(r, o->fileCount == 0);
+    if (failures > 0)
+        fprintf(stderr, "%d check(s) failed\n", failures);
+    puts(failures > 0 ? "FAIL" : "PASS");
+    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+int main(int argc, char** argv) {
+    Options o;
+    if (!parseFlags(argc, argv, &o))
+        return EXIT_FAILURE;
+    if (o.help) {
+        fputs(kUsage, stdout);
+        return EXIT_SUCCESS;
     }
-    if (ok) {
-        cudaStream_t stream;
-        cusparseHandle_t sparse;
-        cublasHandle_t blas;
-        int sms = 0;
-        CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
-        const double copyGBs =
-            deviceAndCeiling(o.small ? kCopyBytesSmall : kCopyBytes, stream, &sms);
-        CUSPARSE_CHECK(cusparseCreate(&sparse));
-        CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-        CUBLAS_CHECK(cublasCreate(&blas));
-        CUBLAS_CHECK(cublasSetStream(blas, stream));
-        for (int i = 0; i < count; ++i)
-            failures += runInputGpu(&inputs[i], sms, o.small, copyGBs, sparse, blas, stream, &r);
-        if (failures == 0)
-            printf(
-                "  every variant of every input matches the CPU on every x, before and after its "
-                "timed calls\n");
-        printf("~ plot: pull | copy ceiling | all | %.1f\n", copyGBs);
-        failures += runGraphs(graphs, graphCount, sms, o.small, stream, &r);
-        CUSPARSE_CHECK(cusparseDestroy(sparse));
-        CUBLAS_CHECK(cublasDestroy(blas));
-        CUDA_CHECK(cudaStreamDestroy(stream));
-        printGoals(&r, o.fileCount == 0);
+    static Input inputs[kMaxInputs + kDecodeShapes];
+    static BfsInput graphs[kMaxInputs + 1];
+    const int count = listInputs(&o, inputs);
+    int graphCount = 0;
+    int status = EXIT_FAILURE;
+    if (prepareInputs(&o, inputs, count) && prepareGraphs(&o, inputs, count, graphs, &graphCount)) {
+        Results r = memoryGoals(&o, inputs, count);
+        status = deviceFound() ? runGpu(&o, inputs, count, graphs, graphCount, &r) : 2;
     }
     for (int i = 0; i < count; ++i)
         freeInput(&inputs[i]);
     for (int i = 0; i < graphCount; ++i)
         freeBfs(&graphs[i]);
-    if (!ok)
-        return EXIT_FAILURE;
-    if (failures > 0)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    puts(failures > 0 ? "FAIL" : "PASS");
-    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+    return status;
 }
