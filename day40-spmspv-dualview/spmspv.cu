@@ -2329,8 +2329,10 @@ static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small
         if (best > 0.0)
             r->bfsAutoMin = fmin(r->bfsAutoMin, gteps[kDbBfsAuto] / best);
         const double ratio = gteps[kDay38] > 0.0 ? gteps[kDbBfsAuto] / gteps[kDay38] : 0.0;
-        if (i == 0 && strncmp(graphs[i].name, "kron", 4) == 0)
-            r->bfsKron = ratio, r->kronGteps = gteps[kDbBfsAuto];
+        if (i == 0 && strncmp(graphs[i].name, "kron", 4) == 0) {
+            r->bfsKron = ratio;
+            r->kronGteps = gteps[kDbBfsAuto];
+        }
         if (strcmp(graphs[i].name, "fe-mesh") == 0)
             r->bfsMesh = ratio;
     }
@@ -2830,8 +2832,9 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     long long count = 0;
     // The quadrant of a level from 16 random bits (four levels a draw): the initiator's
     // probabilities to 1 / 65536, which a graph of 2^21 vertices cannot tell from exact.
-    const unsigned ab = (unsigned)(kKronA * 65536.0), abc = (unsigned)((kKronA + kKronB) * 65536.0),
-                   all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
+    const unsigned ab = (unsigned)(kKronA * 65536.0);
+    const unsigned abc = (unsigned)((kKronA + kKronB) * 65536.0);
+    const unsigned all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
     for (long long e = 0; e < edges; ++e) {
         int from = 0, to = 0;
         uint64_t bits = 0;
