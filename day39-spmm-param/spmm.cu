@@ -56,31 +56,32 @@ static const char* const kUsage =
     "  ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)\n";
 // clang-format on
 static const int kWarpSize = 32;  // lanes per warp on every NVIDIA GPU to date
-static const int kMaxF = 8,
-                 kMaxDim = 256;  // F is compiled for 1..8, so a warp covers at most 256 columns
+// F is compiled for 1..8, so a warp covers at most 256 columns.
+static const int kMaxF = 8, kMaxDim = 256;
 static const int kMaxDims = 16;  // the paper's 16..256 in steps of 16 is the longest list
-static const int kDefaultDims[] = {16, 32, 64, 128,
-                                   256};  // GNN layer widths, as the paper sweeps them
-static const int kSmallDims[] = {
-    16, 48};  // 48: F = 2 leaves a quarter of the warp idle (the MAC-job gap)
-static const int kWarpChoices[] = {1, 2, 4, 8},
-                 kSmallWarpChoices[] = {1, 4};  // 32..256 threads; fewer for the sanitizers
-static const int kVChoices[] = {1, 2, 4},
-                 kVCount = 3;  // the paper stops at 2; 4 pays where rows share all columns
+static const int kDefaultDims[] = {16, 32, 64, 128, 256};  // GNN layer widths, as the paper's
+// 48: F = 2 leaves a quarter of the warp idle (the MAC-job gap).
+static const int kSmallDims[] = {16, 48};
+// W: 32..256 threads a block; fewer for the sanitizers.
+static const int kWarpChoices[] = {1, 2, 4, 8}, kSmallWarpChoices[] = {1, 4};
+// V: the paper stops at 2; 4 pays where rows share all their columns.
+static const int kVChoices[] = {1, 2, 4}, kVCount = 3;
 static const int kMaxConfigs = 4 * kMaxF * 3 * 2;  // W x F x V x S at dim 256
-static const int kDefaultW = 4, kDefaultF = 1, kDefaultV = 1,
-                 kDefaultS = 0;            // untuned: a warp a row, 128 threads
+// The untuned default: a warp a row, 128 threads.
+static const int kDefaultW = 4, kDefaultF = 1, kDefaultV = 1, kDefaultS = 0;
 static const int kBasicWarpsPerBlock = 4;  // Algorithm 1 in the same 128-thread blocks
 // S cuts a panel into pieces of SG vectors: about one mean panel (so only long rows are cut), but
-// small enough that there are kTargetPieces pieces, two waves of 64 warps on each of 132 SMs.
-static const int kTargetPieces = 2 * 64 * 132;
+// small enough that there are kTargetPieces pieces, two waves of 64 warps on each of the H200's
+// 132 SMs. A constant, not the device's count: the pieces are features (sr_1, sr_2), counted before
+// any CUDA call, and the trained trees' thresholds were learned with this count.
+static const int kWaves = 2, kWarpsPerSm = 64, kH200Sms = 132;
+static const int kTargetPieces = kWaves * kWarpsPerSm * kH200Sms;
 // Timing: every call replayed from a CUDA graph, at least kTimedRuns calls and enough for a
-// kMinWindowMs window (a tick is a small share).
-static const int kWarmupRuns = 1, kTimedRuns = 3,
-                 kMaxTimedRuns = 64;  // one warm-up: the first launch loads the kernel
+// kMinWindowMs window (a tick is a small share); one warm-up, as the first launch loads the kernel.
+static const int kWarmupRuns = 1, kTimedRuns = 3, kMaxTimedRuns = 64;
 static const float kMinWindowMs = 0.2f;
-static const int kTrainWarmupRuns = 1,
-                 kTrainTimedRuns = 3;  // training needs the ranking, not a publishable time
+// Training needs the ranking, not a publishable time.
+static const int kTrainWarmupRuns = 1, kTrainTimedRuns = 3;
 // The decider: one CART tree per dim over the 15 features, of the depth from 1 to 4 that scores
 // best left one family out (a deeper tree fits the training graphs better and a kind of matrix it
 // never saw worse); a leaf holds at least 8 graphs, a quarter of a family.
@@ -97,40 +98,42 @@ static const int kMaxTreeNodes = 31;    // what a model file may hold: depth 4, 
 static const double kPerfFloor = 1e-3;  // a failed configuration counts as 1000 times slower
 static const char* const kModelHeader = "# spmm decider model, format 2";
 static const char* const kDefaultModelPath = "decider-model.txt";
-static const int kReorderDims =
-    3;  // reordered copies: the narrow dims, where the paper's Table 6 gains most
+// Reordered copies are swept at the narrow dims, where the paper's Table 6 gains most.
+static const int kReorderDims = 3;
 // The GCN: 256 input features, 64 hidden, 16 classes (--small: 64, 48, 16); transform first, so
 // each SpMM runs at the narrow width.
-static const int kGcnIn = 256, kGcnHidden = 64, kGcnClasses = 16, kGcnInSmall = 64,
-                 kGcnHiddenSmall = 48;
+static const int kGcnIn = 256, kGcnHidden = 64, kGcnClasses = 16;
+static const int kGcnInSmall = 64, kGcnHiddenSmall = 48;
 // The inputs (and --small's). Kronecker: Graph500's generator, 16 edges a vertex, initiator
 // 0.57/0.19/0.19/0.05; 2^18 vertices, so B outgrows the L2 from dim 64 on.
 static const int kKronScale = 18, kKronScaleSmall = 10, kKronEdgeFactor = 16;
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;
-static const int kMeshSide = 64,
-                 kMeshSideSmall = 10;  // 262,144 vertices, 27 entries an interior row
-static const int kRoadSide = 512, kRoadSideSmall = 32, kCommunityN = 1 << 17,
-                 kCommunityNSmall = 1024;
+static const int kMeshSide = 64, kMeshSideSmall = 10;  // 262,144 vertices, 27 entries a row inside
+static const int kRoadSide = 512, kRoadSideSmall = 32;
 static const double kRoadKeep = 0.7;  // share of grid edges kept: mean degree 2.8, as in road maps
-static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024, kDenseBlockSize = 256,
-                 kDenseBlockSizeSmall = 64;  // 256 a row
+static const int kCommunityN = 1 << 17, kCommunityNSmall = 1024;
+// Dense diagonal blocks: 256 entries a row.
+static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024;
+static const int kDenseBlockSize = 256, kDenseBlockSizeSmall = 64;
 // Fixed seeds: the same graphs, values and B on every run; the training family's differ from all.
 static const uint64_t kSeedKron = 0x6b726f6e65636b72ull, kSeedCommunity = 0x636f6d6d756e6974ull;
 static const uint64_t kSeedRoad = 0x726f61646d617073ull, kSeedValues = 0x76616c7565733339ull;
 static const uint64_t kSeedDense = 0x64656e7365423339ull, kSeedShuffle = 0x73687566666c6564ull;
 static const uint64_t kSeedBlock = 0x626c6f636b733339ull, kSeedWeights = 0x7765696768747339ull;
-static const uint64_t kSeedTrain = 0x747261696e696e67ull,
-                      kSeedRandomConfig = 42;  // 42: Table 5's random pick
+static const uint64_t kSeedTrain = 0x747261696e696e67ull;
+static const uint64_t kSeedRandomConfig = 42;  // 42: Table 5's random pick
 static const char* const kDataPath = "cuda-words.mtx";
 static const int kMaxInputs = 10;  // the seven and three reordered copies
+// cuSPARSE's two CSR algorithms: the faster is the baseline.
 static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
+// The training family: eight generated families of 32 members; a member whose entries would pass
+// kTrainMaxNnz is made smaller, so that training stays within minutes.
 static const char* const kFamilyNames[] = {"power-law", "mesh",      "banded",      "road",
                                            "community", "bipartite", "dense-block", "random"};
 static const int kFamilyCount = 8, kFamilyMembers = 32;
 static const long long kTrainMaxNnz = 2000000;
 
-// ---------------------------------------------------------------- error macros (verbatim copies of
-// common/cuda-check.h)
+// ---------------------------------------------------------------- error macros
 #define CUDA_CHECK(call)                                                         \
     do {                                                                         \
         cudaError_t status_ = (call);                                            \
@@ -179,27 +182,28 @@ struct Pcsr {
     int* vecCol;    // vectors
     float* vecVal;  // vectors * V: the V values of vector e at e * V
     int nonEmpty, splitGranularity, pieces, zeroCount;
-    int *pieceStart, *pieceRow, *zeroPanels;  // pieces + 1, into the vectors; pieces: TRow
-                                              // (negative: a cut panel's); zeroCount
+    int* pieceStart;  // pieces + 1, into the vectors
+    int* pieceRow;    // pieces: TRow (negative: a cut panel's)
+    int* zeroPanels;  // zeroCount
 };
 // end snippet
 // The paper's Table 3, counted on the host before any CUDA call, in this order.
 enum FeatureId {
-    fN,
-    fNHat,
-    fNnz,
-    fDelta,
-    fD,
-    fDHat,
-    fDMax,
-    fCv,
-    fCvHat,
-    fSr1,
-    fSr2,
-    fRho,
-    fB,
-    fBMax,
-    fPr2
+    fN,      // rows
+    fNHat,   // non-empty rows
+    fNnz,    // entries
+    fDelta,  // n_hat / n
+    fD,      // nnz / n
+    fDHat,   // nnz / n_hat
+    fDMax,   // the longest row
+    fCv,     // standard deviation over mean of the row lengths
+    fCvHat,  // the same over the non-empty rows
+    fSr1,    // pieces per non-empty panel at V = 1 (SR_V)
+    fSr2,    // and at V = 2
+    fRho,    // nnz / n^2
+    fB,      // a row's last column minus its first: the mean
+    fBMax,   // and the largest
+    fPr2     // the share of V = 2's values that are padding
 };
 static const char* const kFeatureNames[kFeatureCount] = {"n",     "n_hat", "nnz", "delta",  "d",
                                                          "d_hat", "d_max", "cv",  "cv_hat", "sr_1",
@@ -209,14 +213,15 @@ struct Input {
     Csr a;
     Pcsr pcsr[3];  // V = 1, 2, 4
     double feature[kFeatureCount];
-    int sweepDims, reorderedFrom,
-        family;  // swept at the first sweepDims dims; RCM copy of; training family (-1: none)
+    int sweepDims;      // swept at the first sweepDims dims
+    int reorderedFrom;  // the input this is an RCM copy of (-1: none)
+    int family;         // training family (-1: none)
 };
 struct Config {
     int W, F, V, S;
 };
 static Config makeConfig(int W, int F, int V, int S) {
-    Config c = {W, F, V, S};
+    const Config c = {W, F, V, S};
     return c;
 }
 // A node of a decision tree: a split (go left when feature <= threshold) or, when feature < 0, a
@@ -232,10 +237,11 @@ struct Tree {
     TreeNode nodes[kMaxTreeNodes];
 };
 struct Model {
-    char path[256], provenance[160], lofo[64];
+    char path[256];
+    char provenance[160], lofo[64];  // from the "# gpu:" and "# leave-one-family-out:" lines
     int treeCount;
     Tree trees[kMaxDims];
-};  // the "# gpu:", "# leave-one..." lines
+};
 struct Options {
     int small, train, dims[kMaxDims], dimCount, pathCount;
     const char* modelPath;
@@ -254,8 +260,8 @@ struct DeviceInput {  // the same structs, their arrays in device memory
 };
 // One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind
 // one function, so that checking and timing treat them all alike.
-struct LaunchCtx {
-    const DeviceInput* d;
+struct SpmmCall {
+    const DeviceInput* input;
     int dim;
     Config cfg;
     cudaStream_t stream;
@@ -267,7 +273,7 @@ struct LaunchCtx {
 };
 // The CPU's answer on the device (want and tol at pitch refDim) and a counter, for countWrong.
 struct Judge {
-    const DeviceInput* d;
+    const DeviceInput* input;
     const float *want, *tol;
     int refDim, dim;
     unsigned long long* wrong;  // device: count, first index
@@ -293,16 +299,16 @@ struct ValueOf {
 struct DegreeOf {
     int degree, id;
 };
-struct GcnCtx {
+struct GcnPass {
     cublasHandle_t blas;
     int n, width[3];
     const float *x, *weight[2];
     float *transformed[2], *aggregated[2];  // X W1 and H1 W2; H1 (relu'd in place) and Z
     void (*aggregate)(const void*);         // launchCusparse or launchEngine, on agg[layer]
-    LaunchCtx agg[2];
+    SpmmCall agg[2];
 };
 
-// ---------------------------------------------------------------- prototypes of the plumbing below
+// ---------------------------------------------------------------- prototypes
 static void* checkedMalloc(size_t bytes);
 static int ceilDiv(int a, int b);
 static int maxFFor(int dim);
@@ -318,8 +324,8 @@ static int readModel(const char* path, Model* m);
 // Algorithm 1 of the paper, the kernel everyone writes first: one warp per row of A, one lane per
 // column of C, every lane reading the row's column index and value itself (the 32 reads of one
 // address are a broadcast). Column strips beyond the first 32 go to blockIdx.y, so the row is
-// walked once per strip. Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y =
-// ceil(dim / 32).
+// walked once per strip.
+// Launch: blockDim.x = 32 * warps, gridDim.x * warps >= n rows, gridDim.y = ceil(dim / 32).
 __global__ void spmmBasic(int n, const int* __restrict__ rowPtr, const int* __restrict__ colIdx,
                           const float* __restrict__ val, const float* __restrict__ B,
                           float* __restrict__ C, int dim) {
@@ -338,10 +344,14 @@ template <int N>
 __device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out) {
     if (N == 4) {
         const float4 x = __ldg((const float4*)p);
-        out[0] = x.x, out[1] = x.y, out[2] = x.z, out[3] = x.w;
+        out[0] = x.x;
+        out[1] = x.y;
+        out[2] = x.z;
+        out[3] = x.w;
     } else if (N == 2) {
         const float2 x = __ldg((const float2*)p);
-        out[0] = x.x, out[1] = x.y;
+        out[0] = x.x;
+        out[1] = x.y;
     } else {
         out[0] = __ldg(p);
     }
@@ -408,8 +418,8 @@ __device__ __forceinline__ void accumulate(int begin, int end, const int* __rest
 // c0; gridDim.y = ceil(dim / 32 F) warps share a unit, the last possibly part idle (the MAC-job
 // gap). The pieces of a cut panel add into C with atomics, onto rows zeroRows cleared first; the
 // only piece of a whole panel stores, as S = false does, so balancing costs little where no row is
-// long. Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <=
-// 256.
+// long.
+// Launch: blockDim.x = 32 * W, gridDim.x * W >= units, gridDim.y = ceil(dim / (32 F)), dim <= 256.
 template <int V, int F, bool S>
 __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
                            const int* __restrict__ unitPanel, const int* __restrict__ vecCol,
@@ -457,8 +467,8 @@ static const EngineKernel kEngines[3][2][kMaxF] = {{ENGINE_ROW(1, false), ENGINE
                                                    {ENGINE_ROW(4, false), ENGINE_ROW(4, true)}};
 #undef ENGINE_ROW
 // The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the
-// first of them, against the reference at its own pitch. NaN fails (!(err <= tol)). Launch: any
-// grid; a grid-stride loop covers n * dim.
+// first of them, against the reference at its own pitch. NaN fails (!(err <= tol)).
+// Launch: any grid; a grid-stride loop covers n * dim.
 __global__ void countWrong(const float* __restrict__ got, const float* __restrict__ want,
                            const float* __restrict__ tol, long long count, int dim, int pitch,
                            unsigned long long* wrong) {
@@ -473,12 +483,12 @@ __global__ void countWrong(const float* __restrict__ got, const float* __restric
 }
 // Clears the rows of the listed panels: the cut ones, which their pieces then add into, and the
 // empty ones, which no piece writes. A block clears 256 / dim rows (one when dim >= 256), each
-// row's columns by consecutive threads. Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >=
-// count * V.
+// row's columns by consecutive threads.
+// Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >= count * V.
 __global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim,
                          float* __restrict__ C) {
-    const int width = dim < 256 ? dim : 256,
-              r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
+    const int width = dim < 256 ? dim : 256;
+    const int r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
     const int row =
         threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
     for (int c = threadIdx.x % width; row < n && c < dim; c += width)
@@ -504,19 +514,23 @@ static void cpuReference(const Csr* a, const float* B, int dim, float* want, flo
     double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
     double* mag = acc + dim;
     for (int i = 0; i < a->n; ++i) {
-        for (int k = 0; k < dim; ++k)
-            acc[k] = 0.0, mag[k] = 0.0;
+        for (int k = 0; k < dim; ++k) {
+            acc[k] = 0.0;
+            mag[k] = 0.0;
+        }
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
             const double v = a->val[e];
             const float* bRow = B + (size_t)a->colIdx[e] * dim;
-            for (int k = 0; k < dim; ++k)
-                acc[k] += v * (double)bRow[k], mag[k] += fabs(v * (double)bRow[k]);
+            for (int k = 0; k < dim; ++k) {
+                acc[k] += v * (double)bRow[k];
+                mag[k] += fabs(v * (double)bRow[k]);
+            }
         }
         const double ku = (double)(a->rowPtr[i + 1] - a->rowPtr[i] + 2) * 0x1p-24;
-        for (int k = 0; k < dim; ++k)
-            want[(size_t)i * dim + k] = (float)acc[k],
-                                   tol[(size_t)i * dim + k] =
-                                       (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
+        for (int k = 0; k < dim; ++k) {
+            want[(size_t)i * dim + k] = (float)acc[k];
+            tol[(size_t)i * dim + k] = (float)(ku / (1.0 - ku) * mag[k] + 1e-30);
+        }
     }
     free(acc);
 }
@@ -536,11 +550,15 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
         for (int j = 0; j < m; ++j) {
             double sum = 0.0, carried = 0.0, mag = 0.0;
             for (int q = 0; q < k; ++q) {
-                const double x = h[(size_t)i * k + q], e = hErr[(size_t)i * k + q],
-                             wq = w[(size_t)q * m + j];
-                sum += x * wq, carried += fabs(wq) * e, mag += fabs(wq) * (fabs(x) + e);
+                const double x = h[(size_t)i * k + q];
+                const double e = hErr[(size_t)i * k + q];
+                const double wq = w[(size_t)q * m + j];
+                sum += x * wq;
+                carried += fabs(wq) * e;
+                mag += fabs(wq) * (fabs(x) + e);
             }
-            t[(size_t)i * m + j] = sum, tErr[(size_t)i * m + j] = carried + gammaOf(k + 2) * mag;
+            t[(size_t)i * m + j] = sum;
+            tErr[(size_t)i * m + j] = carried + gammaOf(k + 2) * mag;
         }
     }
     for (int i = 0; i < a->n; ++i) {
@@ -550,11 +568,12 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
             for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
                 const size_t at = (size_t)a->colIdx[e] * m + j;
                 const double v = a->val[e];
-                sum += v * t[at], carried += fabs(v) * tErr[at],
-                    mag += fabs(v) * (fabs(t[at]) + tErr[at]);
+                sum += v * t[at];
+                carried += fabs(v) * tErr[at];
+                mag += fabs(v) * (fabs(t[at]) + tErr[at]);
             }
-            y[(size_t)i * m + j] = relu && sum < 0.0 ? 0.0 : sum,
-                              yErr[(size_t)i * m + j] = carried + g * mag;
+            y[(size_t)i * m + j] = relu && sum < 0.0 ? 0.0 : sum;
+            yErr[(size_t)i * m + j] = carried + g * mag;
         }
     }
     free(t);
@@ -570,16 +589,18 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
 static void buildPcsr(const Csr* a, int V, Pcsr* p) {
     int cursor[4], end[4];
     memset(p, 0, sizeof(*p));
-    p->V = V, p->panels = ceilDiv(a->n, V);
+    p->V = V;
+    p->panels = ceilDiv(a->n, V);
     p->panelPtr = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) *
-                                    sizeof(int));  // a vector holds at least one entry
+    // A vector holds at least one entry, so there are at most nnz of them.
+    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) * sizeof(int));
     p->vecVal = (float*)checkedMalloc((size_t)(a->nnz + 1) * V * sizeof(float));
     for (int q = 0; q < p->panels; ++q) {
         p->panelPtr[q] = p->vectors;
-        for (int k = 0; k < V; ++k)
-            cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0,
+        for (int k = 0; k < V; ++k) {
+            cursor[k] = q * V + k < a->n ? a->rowPtr[q * V + k] : 0;
             end[k] = q * V + k < a->n ? a->rowPtr[q * V + k + 1] : 0;
+        }
         for (;;) {
             int col = INT_MAX;  // the smallest column of the panel not yet taken
             for (int k = 0; k < V; ++k)
@@ -588,19 +609,18 @@ static void buildPcsr(const Csr* a, int V, Pcsr* p) {
                 break;
             for (int k = 0; k < V; ++k) {
                 const int has = cursor[k] < end[k] && a->colIdx[cursor[k]] == col;
-                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f,
-                                                   cursor[k] += has;
+                p->vecVal[(size_t)p->vectors * V + k] = has ? a->val[cursor[k]] : 0.0f;
+                cursor[k] += has;
             }
             p->vecCol[p->vectors++] = col;
         }
         p->nonEmpty += p->vectors > p->panelPtr[q];
     }
     p->panelPtr[p->panels] = p->vectors;
-    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1,
-              enough = ceilDiv(p->vectors, kTargetPieces);
-    p->splitGranularity = kWarpSize * (ceilDiv(mean < enough ? mean : enough, kWarpSize) > 0
-                                           ? ceilDiv(mean < enough ? mean : enough, kWarpSize)
-                                           : 1);
+    const int mean = p->nonEmpty > 0 ? ceilDiv(p->vectors, p->nonEmpty) : 1;
+    const int enough = ceilDiv(p->vectors, kTargetPieces);  // vectors a piece for kTargetPieces
+    const int passes = ceilDiv(mean < enough ? mean : enough, kWarpSize);
+    p->splitGranularity = kWarpSize * (passes > 0 ? passes : 1);
     for (int q = 0; q < p->panels; ++q)
         p->pieces += ceilDiv(p->panelPtr[q + 1] - p->panelPtr[q], p->splitGranularity);
     p->pieceStart = (int*)checkedMalloc((size_t)(p->pieces + 1) * sizeof(int));
@@ -610,8 +630,10 @@ static void buildPcsr(const Csr* a, int V, Pcsr* p) {
         const int cut = p->panelPtr[q + 1] - p->panelPtr[q] > p->splitGranularity;
         if (cut || p->panelPtr[q + 1] == p->panelPtr[q])
             p->zeroPanels[p->zeroCount++] = q;
-        for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity)
-            p->pieceStart[k] = e, p->pieceRow[k++] = cut ? -1 - q : q;
+        for (int e = p->panelPtr[q]; e < p->panelPtr[q + 1]; e += p->splitGranularity) {
+            p->pieceStart[k] = e;
+            p->pieceRow[k++] = cut ? -1 - q : q;
+        }
     }
     p->pieceStart[p->pieces] = p->vectors;
 }
@@ -631,35 +653,37 @@ static void analyseInput(Input* in) {
         if (d == 0)
             continue;
         const double width = a->colIdx[a->rowPtr[i + 1] - 1] - a->colIdx[a->rowPtr[i]];
-        nHat += 1.0, sumSq += (double)d * d, band += width;
-        dMax = d > dMax ? d : dMax, bMax = width > bMax ? width : bMax;
+        nHat += 1.0;
+        sumSq += (double)d * d;
+        band += width;
+        dMax = d > dMax ? d : dMax;
+        bMax = width > bMax ? width : bMax;
     }
     const double n = a->n, nnz = a->nnz, nh = nHat > 0 ? nHat : 1;
-    const double varAll = sumSq / n - (nnz / n) * (nnz / n),
-                 varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
+    const double varAll = sumSq / n - (nnz / n) * (nnz / n);
+    const double varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
     for (int v = 0; v < kVCount; ++v)
         buildPcsr(a, kVChoices[v], &in->pcsr[v]);
     double splitRatio[2];
     for (int v = 0; v < 2; ++v)
         splitRatio[v] =
             in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
-    const double values[kFeatureCount] = {
-        n,
-        nHat,
-        nnz,
-        nHat / n,
-        nnz / n,
-        nnz / nh,
-        dMax,
-        nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0,
-        nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0,
-        splitRatio[0],
-        splitRatio[1],
-        nnz / (n * n),
-        band / nh,
-        bMax,
-        1.0 - nnz / (2.0 * in->pcsr[1].vectors)};
-    memcpy(in->feature, values, sizeof(values));
+    double* f = in->feature;
+    f[fN] = n;
+    f[fNHat] = nHat;
+    f[fNnz] = nnz;
+    f[fDelta] = nHat / n;
+    f[fD] = nnz / n;
+    f[fDHat] = nnz / nh;
+    f[fDMax] = dMax;
+    f[fCv] = nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0;
+    f[fCvHat] = nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0;
+    f[fSr1] = splitRatio[0];
+    f[fSr2] = splitRatio[1];
+    f[fRho] = nnz / (n * n);
+    f[fB] = band / nh;
+    f[fBMax] = bMax;
+    f[fPr2] = 1.0 - nnz / (2.0 * in->pcsr[1].vectors);
 }
 // end snippet
 
@@ -667,47 +691,48 @@ static void analyseInput(Input* in) {
 static int vIndex(int V) {
     return V == 1 ? 0 : V == 2 ? 1 : 2;
 }
-// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple of
-// it.
+// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple.
 static int packedFor(int F, int dim) {
     return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0;
 }
 // snippet: launch-engine
 static void launchEngine(const void* p) {
-    const LaunchCtx* x = (const LaunchCtx*)p;
-    const Config c = x->cfg;
-    const Pcsr* q = &x->d->pcsr[vIndex(c.V)];
-    const int n = x->d->a.n, units = c.S ? q->pieces : q->panels;
+    const SpmmCall* call = (const SpmmCall*)p;
+    const Config c = call->cfg;
+    const Pcsr* q = &call->input->pcsr[vIndex(c.V)];
+    const int n = call->input->a.n;
+    const int units = c.S ? q->pieces : q->panels;
     if (c.S && q->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
-        CUDA_CHECK(cudaMemsetAsync(x->d->C, 0, (size_t)n * x->dim * sizeof(float), x->stream));
+        CUDA_CHECK(cudaMemsetAsync(call->input->C, 0, (size_t)n * call->dim * sizeof(float),
+                                   call->stream));
     } else if (c.S && q->zeroCount > 0) {
-        zeroRows<<<ceilDiv(q->zeroCount * c.V, 256 / (x->dim < 256 ? x->dim : 256)), 256, 0,
-                   x->stream>>>(q->zeroPanels, q->zeroCount, c.V, n, x->dim, x->d->C);
+        zeroRows<<<ceilDiv(q->zeroCount * c.V, 256 / (call->dim < 256 ? call->dim : 256)), 256, 0,
+                   call->stream>>>(q->zeroPanels, q->zeroCount, c.V, n, call->dim, call->input->C);
         CUDA_CHECK(cudaGetLastError());
     }
     if (units == 0)
         return;
-    const dim3 grid(ceilDiv(units, c.W), ceilDiv(x->dim, kWarpSize * c.F));
-    kEngines[vIndex(c.V)][c.S][c.F - 1]<<<grid, kWarpSize * c.W, 0, x->stream>>>(
-        units, c.S ? q->pieceStart : q->panelPtr, q->pieceRow, q->vecCol, q->vecVal, x->d->B,
-        x->d->C, n, x->dim, packedFor(c.F, x->dim));
+    const dim3 grid(ceilDiv(units, c.W), ceilDiv(call->dim, kWarpSize * c.F));
+    kEngines[vIndex(c.V)][c.S][c.F - 1]<<<grid, kWarpSize * c.W, 0, call->stream>>>(
+        units, c.S ? q->pieceStart : q->panelPtr, q->pieceRow, q->vecCol, q->vecVal, call->input->B,
+        call->input->C, n, call->dim, packedFor(c.F, call->dim));
     CUDA_CHECK(cudaGetLastError());
 }
 // end snippet
 static void launchBasic(const void* p) {
-    const LaunchCtx* x = (const LaunchCtx*)p;
-    const Csr* a = &x->d->a;
-    const dim3 grid(ceilDiv(a->n, kBasicWarpsPerBlock), ceilDiv(x->dim, kWarpSize));
-    spmmBasic<<<grid, kWarpSize * kBasicWarpsPerBlock, 0, x->stream>>>(
-        a->n, a->rowPtr, a->colIdx, a->val, x->d->B, x->d->C, x->dim);
+    const SpmmCall* call = (const SpmmCall*)p;
+    const Csr* a = &call->input->a;
+    const dim3 grid(ceilDiv(a->n, kBasicWarpsPerBlock), ceilDiv(call->dim, kWarpSize));
+    spmmBasic<<<grid, kWarpSize * kBasicWarpsPerBlock, 0, call->stream>>>(
+        a->n, a->rowPtr, a->colIdx, a->val, call->input->B, call->input->C, call->dim);
     CUDA_CHECK(cudaGetLastError());
 }
 static void launchCusparse(const void* p) {
-    const LaunchCtx* x = (const LaunchCtx*)p;
+    const SpmmCall* call = (const SpmmCall*)p;
     const float alpha = 1.0f, beta = 0.0f;
-    CUSPARSE_CHECK(cusparseSpMM(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA, x->matB, &beta,
-                                x->matC, CUDA_R_32F, x->alg, x->buffer));
+    CUSPARSE_CHECK(cusparseSpMM(call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, call->matA, call->matB,
+                                &beta, call->matC, CUDA_R_32F, call->alg, call->buffer));
 }
 // snippet: time-ms
 // Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call
@@ -730,9 +755,9 @@ static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t s
     CUDA_CHECK(cudaEventRecord(stop, stream));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (graph && ms * runs < kMinWindowMs)
-        runs = ms * kMaxTimedRuns < kMinWindowMs ? kMaxTimedRuns : (int)(kMinWindowMs / ms) + 1;
     if (graph) {
+        if (ms * runs < kMinWindowMs)
+            runs = ms * kMaxTimedRuns < kMinWindowMs ? kMaxTimedRuns : (int)(kMinWindowMs / ms) + 1;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         for (int i = 0; i < runs; ++i)
             launch(ctx);
@@ -741,24 +766,25 @@ static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t s
         CUDA_CHECK(cudaGraphUpload(exec, stream));
     }
     CUDA_CHECK(cudaEventRecord(start, stream));
-    if (graph)
+    if (graph) {
         CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    for (int i = 0; i < runs && !graph; ++i)
-        launch(ctx);
+    } else {
+        for (int i = 0; i < runs; ++i)
+            launch(ctx);
+    }
     CUDA_CHECK(cudaEventRecord(stop, stream));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
-    if (graph)
+    if (graph) {
         CUDA_CHECK(cudaGraphExecDestroy(exec));
-    if (graph)
         CUDA_CHECK(cudaGraphDestroy(g));
+    }
     return ms / runs;
 }
 // end snippet
-// The first CUDA call of a run: without a device, the course's line and 0; with one, its line
-// and 1.
+// The first CUDA call of a run: without a device, the course's line and 0; with one, its line, 1.
 static int deviceFound(cudaDeviceProp* prop) {
     int count = 0, driver = 0, runtime = 0;
     const cudaError_t probe = cudaGetDeviceCount(&count);
@@ -781,32 +807,32 @@ static void* upload(const void* src, size_t bytes) {
     CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
     return dst;
 }
-static void uploadInput(const Input* in, DeviceInput* d, int maxDim) {
+static void uploadInput(const Input* in, DeviceInput* device, int maxDim) {
     const Csr* a = &in->a;
-    d->a = *a;
-    d->a.rowPtr = (int*)upload(a->rowPtr, (a->n + 1) * sizeof(int));
-    d->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int)),
-    d->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
+    device->a = *a;
+    device->a.rowPtr = (int*)upload(a->rowPtr, (a->n + 1) * sizeof(int));
+    device->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int));
+    device->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
     for (int v = 0; v < kVCount; ++v) {
         const Pcsr* p = &in->pcsr[v];
-        Pcsr* q = &d->pcsr[v];
+        Pcsr* q = &device->pcsr[v];
         *q = *p;
-        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int)),
+        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int));
         q->vecCol = (int*)upload(p->vecCol, p->vectors * sizeof(int));
         q->vecVal = (float*)upload(p->vecVal, (size_t)p->vectors * p->V * sizeof(float));
-        q->pieceStart = (int*)upload(p->pieceStart, (p->pieces + 1) * sizeof(int)),
+        q->pieceStart = (int*)upload(p->pieceStart, (p->pieces + 1) * sizeof(int));
         q->pieceRow = (int*)upload(p->pieceRow, p->pieces * sizeof(int));
         q->zeroPanels = (int*)upload(p->zeroPanels, p->zeroCount * sizeof(int));
     }
-    CUDA_CHECK(cudaMalloc(&d->B, (size_t)a->n * maxDim * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d->C, (size_t)a->n * maxDim * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device->B, (size_t)a->n * maxDim * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device->C, (size_t)a->n * maxDim * sizeof(float)));
 }
-static void freeDeviceInput(DeviceInput* d) {
-    CUDA_CHECK(cudaFree(d->a.rowPtr));
-    CUDA_CHECK(cudaFree(d->a.colIdx));
-    CUDA_CHECK(cudaFree(d->a.val));
+static void freeDeviceInput(DeviceInput* device) {
+    CUDA_CHECK(cudaFree(device->a.rowPtr));
+    CUDA_CHECK(cudaFree(device->a.colIdx));
+    CUDA_CHECK(cudaFree(device->a.val));
     for (int v = 0; v < kVCount; ++v) {
-        const Pcsr* q = &d->pcsr[v];
+        const Pcsr* q = &device->pcsr[v];
         CUDA_CHECK(cudaFree(q->panelPtr));
         CUDA_CHECK(cudaFree(q->vecCol));
         CUDA_CHECK(cudaFree(q->vecVal));
@@ -814,24 +840,26 @@ static void freeDeviceInput(DeviceInput* d) {
         CUDA_CHECK(cudaFree(q->pieceRow));
         CUDA_CHECK(cudaFree(q->zeroPanels));
     }
-    CUDA_CHECK(cudaFree(d->B));
-    CUDA_CHECK(cudaFree(d->C));
+    CUDA_CHECK(cudaFree(device->B));
+    CUDA_CHECK(cudaFree(device->C));
 }
-// Compares C at j->dim with the CPU's answer; reports the first wrong element on stderr.
-static int matchesCpu(const Judge* j, cudaStream_t stream, const char* variant) {
+// Compares C at judge->dim with the CPU's answer; reports the first wrong element on stderr.
+static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* variant) {
     unsigned long long wrong[2];
-    CUDA_CHECK(cudaMemsetAsync(j->wrong, 0, sizeof(unsigned long long), stream));
-    CUDA_CHECK(cudaMemsetAsync(j->wrong + 1, 0xff, sizeof(unsigned long long), stream));
-    countWrong<<<1024, 256, 0, stream>>>(j->d->C, j->want, j->tol, (long long)j->d->a.n * j->dim,
-                                         j->dim, j->refDim, j->wrong);
+    CUDA_CHECK(cudaMemsetAsync(judge->wrong, 0, sizeof(unsigned long long), stream));
+    CUDA_CHECK(cudaMemsetAsync(judge->wrong + 1, 0xff, sizeof(unsigned long long), stream));
+    countWrong<<<1024, 256, 0, stream>>>(judge->input->C, judge->want, judge->tol,
+                                         (long long)judge->input->a.n * judge->dim, judge->dim,
+                                         judge->refDim, judge->wrong);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpyAsync(wrong, j->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(wrong, judge->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     if (wrong[0] > 0) {
         fprintf(
             stderr,
             "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n",
-            j->inputName, j->dim, variant, wrong[0], wrong[1] / j->dim, wrong[1] % j->dim);
+            judge->inputName, judge->dim, variant, wrong[0], wrong[1] / judge->dim,
+            wrong[1] % judge->dim);
     }
     return wrong[0] == 0;
 }
@@ -839,22 +867,25 @@ static int matchesCpu(const Judge* j, cudaStream_t stream, const char* variant) 
 // Poison C with NaN (so an unwritten element fails), run once, compare with the CPU; time; then
 // compare what the last timed call left, which catches a variant that adds into C without zeroing
 // it first. Returns the mean time, or 0 after counting a failure (a failing variant is not timed).
-static float checkedTime(const Judge* j, void (*launch)(const void*), const LaunchCtx* ctx,
+static float checkedTime(const Judge* judge, void (*launch)(const void*), const SpmmCall* call,
                          const char* variant, int warmups, int runs, int* failures) {
-    CUDA_CHECK(
-        cudaMemsetAsync(j->d->C, 0xff, (size_t)j->d->a.n * j->dim * sizeof(float), ctx->stream));
-    launch(ctx);
-    if (!matchesCpu(j, ctx->stream, variant))
-        return ++*failures, 0.0f;
-    const float ms = timeMs(launch, ctx, ctx->stream, warmups, runs, 1);
-    if (!matchesCpu(j, ctx->stream, variant))
-        return ++*failures, 0.0f;
-    return ms;
+    CUDA_CHECK(cudaMemsetAsync(judge->input->C, 0xff,
+                               (size_t)judge->input->a.n * judge->dim * sizeof(float),
+                               call->stream));
+    launch(call);
+    if (matchesCpu(judge, call->stream, variant)) {
+        const float ms = timeMs(launch, call, call->stream, warmups, runs, 1);
+        if (matchesCpu(judge, call->stream, variant))
+            return ms;
+    }
+    ++*failures;
+    return 0.0f;
 }
 // end snippet
 
 // ---------------------------------------------------------------- the sweep
-static int buildConfigs(int dim, int small, Config* out) {  // the sweep's space, in a fixed order
+// The sweep's space, in a fixed order.
+static int buildConfigs(int dim, int small, Config* out) {
     int count = 0;
     for (int v = 0; v < kVCount; ++v)
         for (int S = 0; S <= 1; ++S)
@@ -876,41 +907,43 @@ static int findConfig(const DimResult* r, Config c) {
             return k;
     return -1;
 }
-// cuSPARSE's operands for x->d's B and C at x->dim, and the work buffer its algorithm x->alg asks
-// for.
-static void cusparseOperands(LaunchCtx* x, int create) {
+// cuSPARSE's operands for call->input's B and C at call->dim, and the work buffer its algorithm
+// call->alg asks for.
+static void cusparseOperands(SpmmCall* call, int create) {
     const float alpha = 1.0f, beta = 0.0f;
     size_t bytes = 0;
     if (!create) {
-        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matB));
-        CUSPARSE_CHECK(cusparseDestroyDnMat(x->matC));
-        CUDA_CHECK(cudaFree(x->buffer));
+        CUSPARSE_CHECK(cusparseDestroyDnMat(call->matB));
+        CUSPARSE_CHECK(cusparseDestroyDnMat(call->matC));
+        CUDA_CHECK(cudaFree(call->buffer));
         return;
     }
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matB, x->d->a.n, x->dim, x->dim, x->d->B, CUDA_R_32F,
-                                       CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x->matC, x->d->a.n, x->dim, x->dim, x->d->C, CUDA_R_32F,
-                                       CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseSpMM_bufferSize(x->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, x->matA,
-                                           x->matB, &beta, x->matC, CUDA_R_32F, x->alg, &bytes));
-    x->buffer = NULL;
+    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matB, call->input->a.n, call->dim, call->dim,
+                                       call->input->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matC, call->input->a.n, call->dim, call->dim,
+                                       call->input->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseSpMM_bufferSize(
+        call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+        call->matA, call->matB, &beta, call->matC, CUDA_R_32F, call->alg, &bytes));
+    call->buffer = NULL;
     if (bytes > 0)
-        CUDA_CHECK(cudaMalloc(&x->buffer, bytes));
+        CUDA_CHECK(cudaMalloc(&call->buffer, bytes));
 }
 // cuSPARSE's two CSR algorithms (the faster is the baseline) and the basic kernel.
-static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs, DimResult* r) {
+static int sweepBaselines(const Judge* judge, SpmmCall* call, int warmups, int runs, DimResult* r) {
     int failures = 0;
     for (int k = 0; k < 2; ++k) {
-        ctx->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2;
-        cusparseOperands(ctx, 1);
-        const float ms =
-            checkedTime(j, launchCusparse, ctx, kCusparseAlgNames[k], warmups, runs, &failures);
-        if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs))
-            r->cusparseMs = ms, r->cusparseAlg = k;
-        cusparseOperands(ctx, 0);
+        call->alg = k == 0 ? CUSPARSE_SPMM_ALG_DEFAULT : CUSPARSE_SPMM_CSR_ALG2;
+        cusparseOperands(call, 1);
+        const float ms = checkedTime(judge, launchCusparse, call, kCusparseAlgNames[k], warmups,
+                                     runs, &failures);
+        if (ms > 0.0f && (r->cusparseMs == 0.0f || ms < r->cusparseMs)) {
+            r->cusparseMs = ms;
+            r->cusparseAlg = k;
+        }
+        cusparseOperands(call, 0);
     }
-    r->basicMs = checkedTime(j, launchBasic, ctx, "basic", warmups, runs, &failures);
+    r->basicMs = checkedTime(judge, launchBasic, call, "basic", warmups, runs, &failures);
     return failures;
 }
 // Sweeps one input at its first sweepDims dims: per dim, B's first dim columns uploaded, then the
@@ -920,62 +953,72 @@ static int sweepBaselines(const Judge* j, LaunchCtx* ctx, int warmups, int runs,
 // default run checks all).
 static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle,
                       cudaStream_t stream, int training, DimResult* results) {
-    const int n = in->a.n, warmups = training ? kTrainWarmupRuns : kWarmupRuns,
-              runs = training ? kTrainTimedRuns : kTimedRuns;
+    const int n = in->a.n;
+    const int warmups = training ? kTrainWarmupRuns : kWarmupRuns;
+    const int runs = training ? kTrainTimedRuns : kTimedRuns;
     int maxDim = 0, failures = 0;
     for (int di = 0; di < in->sweepDims; ++di)
         maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
     const int refDim = training ? o->dims[0] : maxDim;
     const size_t size = (size_t)n * maxDim;
-    float* host =
-        (float*)checkedMalloc(4 * size * sizeof(float));  // B, B packed at a dim, want, tol
-    float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
+    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B at a dim, want, tol
+    float* packB = host + size;
+    float* want = host + 2 * size;
+    float* tol = want + (size_t)n * refDim;
     for (size_t i = 0; i < size; ++i)
         host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
     for (int i = 0; i < n; ++i)
         memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim,
                (size_t)refDim * sizeof(float));
     cpuReference(&in->a, packB, refDim, want, tol);
-    DeviceInput d;
-    uploadInput(in, &d, maxDim);
-    Judge j = {&d, NULL, NULL, refDim, 0, NULL, in->name};
+    DeviceInput device;
+    uploadInput(in, &device, maxDim);
+    Judge judge = {&device, NULL, NULL, refDim, 0, NULL, in->name};
     float* reference;  // want, then tol
     CUDA_CHECK(cudaMalloc(&reference, 2 * (size_t)n * refDim * sizeof(float)));
     CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float),
                           cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMalloc(&j.wrong, 2 * sizeof(unsigned long long)));
-    j.want = reference, j.tol = reference + (size_t)n * refDim;
-    LaunchCtx ctx;
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.d = &d, ctx.stream = stream, ctx.handle = handle;
-    CUSPARSE_CHECK(cusparseCreateCsr(&ctx.matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+    CUDA_CHECK(cudaMalloc(&judge.wrong, 2 * sizeof(unsigned long long)));
+    judge.want = reference;
+    judge.tol = reference + (size_t)n * refDim;
+    SpmmCall call;
+    memset(&call, 0, sizeof(call));
+    call.input = &device;
+    call.stream = stream;
+    call.handle = handle;
+    CUSPARSE_CHECK(cusparseCreateCsr(&call.matA, n, n, in->a.nnz, device.a.rowPtr, device.a.colIdx,
+                                     device.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     for (int di = 0; di < in->sweepDims; ++di) {
         DimResult* r = &results[di];
-        const int dim = j.dim = ctx.dim = o->dims[di];
+        const int dim = o->dims[di];
+        judge.dim = dim;
+        call.dim = dim;
         memset(r, 0, sizeof(*r));
-        r->dim = dim, r->best = -1, r->configCount = buildConfigs(dim, o->small, r->configs);
+        r->dim = dim;
+        r->best = -1;
+        r->configCount = buildConfigs(dim, o->small, r->configs);
         for (int i = 0; i < n; ++i)
             memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
-        CUDA_CHECK(cudaMemcpy(d.B, packB, (size_t)n * dim * sizeof(float), cudaMemcpyHostToDevice));
+        CUDA_CHECK(
+            cudaMemcpy(device.B, packB, (size_t)n * dim * sizeof(float), cudaMemcpyHostToDevice));
         if (!training)
-            failures += sweepBaselines(&j, &ctx, warmups, runs, r);
+            failures += sweepBaselines(&judge, &call, warmups, runs, r);
         for (int c = 0; c < r->configCount; ++c) {
             char variant[32];
             configName(r->configs[c], variant, sizeof(variant));
-            ctx.cfg = r->configs[c];
-            r->ms[c] = !training || di == 0
-                           ? checkedTime(&j, launchEngine, &ctx, variant, warmups, runs, &failures)
-                           : timeMs(launchEngine, &ctx, stream, warmups, runs, 1);
+            call.cfg = r->configs[c];
+            r->ms[c] = !training || di == 0 ? checkedTime(&judge, launchEngine, &call, variant,
+                                                          warmups, runs, &failures)
+                                            : timeMs(launchEngine, &call, stream, warmups, runs, 1);
             if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best]))
                 r->best = c;
         }
     }
-    CUSPARSE_CHECK(cusparseDestroySpMat(ctx.matA));
+    CUSPARSE_CHECK(cusparseDestroySpMat(call.matA));
     CUDA_CHECK(cudaFree(reference));
-    CUDA_CHECK(cudaFree(j.wrong));
-    freeDeviceInput(&d);
+    CUDA_CHECK(cudaFree(judge.wrong));
+    freeDeviceInput(&device);
     free(host);
     return failures;
 }
@@ -986,12 +1029,12 @@ static double ratio(float num, float den) {
     return num > 0.0f && den > 0.0f ? (double)num / den : 0.0;
 }
 // best time / the time of configuration c: 1 for the oracle's own pick, kPerfFloor for a failed
-// one.
+// one (or one not swept).
 static double perfOf(const DimResult* r, Config c) {
     const int k = findConfig(r, c);
-    return r->best < 0 || k < 0 ? kPerfFloor
-           : r->ms[k] > 0.0f    ? r->ms[r->best] / r->ms[k]
-                                : kPerfFloor;
+    if (r->best < 0 || k < 0 || !(r->ms[k] > 0.0f))
+        return kPerfFloor;
+    return r->ms[r->best] / r->ms[k];
 }
 // One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration
 // (the one timing picked, in braces), then ratios over cuSPARSE and over the best.
@@ -1019,7 +1062,8 @@ static int configAllowed(Config c, int dim) {
 static const Tree* treeFor(const Model* m, int dim) {
     const Tree* best = NULL;
     for (int t = 0; t < m->treeCount; ++t) {
-        const int gap = abs(m->trees[t].dim - dim), bestGap = best ? abs(best->dim - dim) : INT_MAX;
+        const int gap = abs(m->trees[t].dim - dim);
+        const int bestGap = best ? abs(best->dim - dim) : INT_MAX;
         if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim))
             best = &m->trees[t];
     }
@@ -1066,8 +1110,10 @@ static double logPerf(double perf) {
 // both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
 static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth,
                     Tree* tree, ValueOf* scratch, double* sums) {
-    const int id = tree->nodeCount++, C = set->configCount;
-    double *total = sums, *prefix = sums + C;
+    const int id = tree->nodeCount++;
+    const int C = set->configCount;
+    double* total = sums;
+    double* prefix = sums + C;
     int best = 0, balanced = -1;
     for (int c = 0; c < C; ++c) {
         total[c] = 0.0;
@@ -1079,15 +1125,17 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     const double leafScore = total[best];
     if (balanced >= 0 && total[balanced] >= leafScore - count * log1p(kBalanceMargin))
         best = balanced;
-    tree->nodes[id].feature = -1, tree->nodes[id].leaf = set->configs[best];
+    tree->nodes[id].feature = -1;
+    tree->nodes[id].leaf = set->configs[best];
     if (depth >= maxDepth || count < 2 * kMinLeafSamples || tree->nodeCount + 2 > kMaxTreeNodes)
         return id;
     int bestFeature = -1;
     double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
     for (int k = 0; k < kFeatureCount; ++k) {
-        for (int i = 0; i < count; ++i)
-            scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k],
+        for (int i = 0; i < count; ++i) {
+            scratch[i].value = set->x[(size_t)samples[i] * kFeatureCount + k];
             scratch[i].sample = samples[i];
+        }
         qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
         for (int c = 0; c < C; ++c)
             prefix[c] = 0.0;
@@ -1098,11 +1146,14 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
                 scratch[cut - 1].value == scratch[cut].value)
                 continue;
             double left = -HUGE_VAL, right = -HUGE_VAL;
-            for (int c = 0; c < C; ++c)
-                left = fmax(left, prefix[c]), right = fmax(right, total[c] - prefix[c]);
+            for (int c = 0; c < C; ++c) {
+                left = fmax(left, prefix[c]);
+                right = fmax(right, total[c] - prefix[c]);
+            }
             if (left + right - leafScore <= bestGain)
                 continue;
-            bestGain = left + right - leafScore, bestFeature = k;
+            bestGain = left + right - leafScore;
+            bestFeature = k;
             const double lo = scratch[cut - 1].value, hi = scratch[cut].value;
             char text[32];
             bestThreshold = lo;  // or the shortest decimal in [lo, hi), so that the file reads well
@@ -1116,11 +1167,15 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     if (bestFeature < 0)
         return id;
     int left = 0;  // partition: the samples at or below the threshold first
-    for (int i = 0, t = 0; i < count; ++i) {
-        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold)
-            t = samples[left], samples[left++] = samples[i], samples[i] = t;
+    for (int i = 0; i < count; ++i) {
+        if (set->x[(size_t)samples[i] * kFeatureCount + bestFeature] <= bestThreshold) {
+            const int t = samples[left];
+            samples[left++] = samples[i];
+            samples[i] = t;
+        }
     }
-    tree->nodes[id].feature = bestFeature, tree->nodes[id].threshold = bestThreshold;
+    tree->nodes[id].feature = bestFeature;
+    tree->nodes[id].threshold = bestThreshold;
     tree->nodes[id].left = growTree(set, samples, left, depth + 1, maxDepth, tree, scratch, sums);
     tree->nodes[id].right =
         growTree(set, samples + left, count - left, depth + 1, maxDepth, tree, scratch, sums);
@@ -1139,7 +1194,9 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
     memset(tree, 0, sizeof(*tree));
     tree->dim = set->dim;
     growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
-    free(samples), free(scratch), free(sums);
+    free(samples);
+    free(scratch);
+    free(sums);
 }
 static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
     const Config c = predict(tree, set->x + (size_t)g * kFeatureCount, tree->dim, NULL, 0);
@@ -1162,13 +1219,17 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
         for (int di = 0; di < dimCount; ++di) {
             Tree held;
             fitTree(&sets[di], family, f, maxDepth, &held);
-            for (int g = 0; g < sets[di].samples; ++g)
-                if (family[g] == f)
-                    logs += logPerf(perfOfTree(&sets[di], &held, g)), ++count;
+            for (int g = 0; g < sets[di].samples; ++g) {
+                if (family[g] == f) {
+                    logs += logPerf(perfOfTree(&sets[di], &held, g));
+                    ++count;
+                }
+            }
         }
         if (perFamily)
             perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
-        all += logs, allCount += count;
+        all += logs;
+        allCount += count;
     }
     return allCount > 0 ? exp(all / allCount) : 0.0;
 }
@@ -1179,8 +1240,8 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
     fprintf(out, "%stree %d %d%s\n", before, tree->dim, tree->nodeCount, after);
     for (int id = 0; id < tree->nodeCount; ++id) {
         const TreeNode* node = &tree->nodes[id];
-        char threshold[32];  // the thresholds are short decimals: 15 digits give them back exactly,
-                             // else 17 do
+        // The thresholds are short decimals: 15 digits give them back exactly, else 17 do.
+        char threshold[32];
         snprintf(threshold, sizeof(threshold), "%.15g", node->threshold);
         if (strtod(threshold, NULL) != node->threshold)
             snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
@@ -1219,41 +1280,17 @@ static void writeModel(FILE* out, const Model* m, const char* date, double lofo,
         printTree(out, &m->trees[t], "", "");
     fprintf(out, "end\n");
 }
-// snippet: train-main
-static int trainMain(const Options* o) {
-    const int count = kFamilyCount * kFamilyMembers;
-    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
-    int family[kFamilyCount * kFamilyMembers];
-    printf(
-        "Training the decider on %d generated graphs: %d families x %d members, none of them an "
-        "input of the lesson\n",
-        count, kFamilyCount, kFamilyMembers);
-    for (int g = 0; g < count; ++g) {
-        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
-        graphs[g].sweepDims = o->dimCount, family[g] = graphs[g].family;
-        analyseInput(&graphs[g]);
-        const double* f = graphs[g].feature;
-        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
-               f[fN], f[fNnz], f[fDHat], f[fCvHat], f[fPr2], graphs[g].about);
-    }
-    cudaDeviceProp prop;
-    if (!deviceFound(&prop))
-        return freeInputs(graphs, count), 2;
-    Model model;
-    TrainSet sets[kMaxDims];
-    memset(&model, 0, sizeof(model));
-    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
+// The training sweep: every configuration of every graph at every dim, each graph's features and
+// each configuration's normalized performance (0 when it failed) into sets. Returns the failures.
+static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSet* sets) {
     for (int di = 0; di < o->dimCount; ++di) {
-        sets[di].dim = o->dims[di], sets[di].samples = count,
+        sets[di].dim = o->dims[di];
+        sets[di].samples = count;
         sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
         sets[di].x = (double*)checkedMalloc((size_t)count * kFeatureCount * sizeof(double));
         sets[di].perf =
             (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
     }
-    printf(
-        "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
-        "or more calls timed\n",
-        o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
     cudaStream_t stream;
     cusparseHandle_t handle;
     CUDA_CHECK(cudaStreamCreate(&stream));
@@ -1262,7 +1299,7 @@ static int trainMain(const Options* o) {
     DimResult* results = (DimResult*)checkedMalloc((size_t)o->dimCount * sizeof(DimResult));
     int failures = 0;
     const time_t started = time(NULL);
-    for (int g = 0; g < count; ++g) {  // the sweep: every configuration at every dim
+    for (int g = 0; g < count; ++g) {
         failures += sweepInput(&graphs[g], o, handle, stream, 1, results);
         printf("~ %-14s winners", graphs[g].name);
         for (int di = 0; di < o->dimCount; ++di) {
@@ -1280,15 +1317,52 @@ static int trainMain(const Options* o) {
         printf("; %.0f s\n", difftime(time(NULL), started));
         fflush(stdout);
     }
-    free(results), freeInputs(graphs, count);
+    free(results);
     CUSPARSE_CHECK(cusparseDestroy(handle));
     CUDA_CHECK(cudaStreamDestroy(stream));
+    return failures;
+}
+// snippet: train-main
+static int trainMain(const Options* o) {
+    const int count = kFamilyCount * kFamilyMembers;
+    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
+    int family[kFamilyCount * kFamilyMembers];
+    printf(
+        "Training the decider on %d generated graphs: %d families x %d members, none of them an "
+        "input of the lesson\n",
+        count, kFamilyCount, kFamilyMembers);
+    for (int g = 0; g < count; ++g) {
+        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
+        graphs[g].sweepDims = o->dimCount;
+        family[g] = graphs[g].family;
+        analyseInput(&graphs[g]);
+        const double* f = graphs[g].feature;
+        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
+               f[fN], f[fNnz], f[fDHat], f[fCvHat], f[fPr2], graphs[g].about);
+    }
+    cudaDeviceProp prop;
+    if (!deviceFound(&prop)) {
+        freeInputs(graphs, count);
+        return 2;
+    }
+    Model model;
+    TrainSet sets[kMaxDims];
+    memset(&model, 0, sizeof(model));
+    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
+    printf(
+        "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
+        "or more calls timed\n",
+        o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
+    int failures = sweepFamily(o, graphs, count, sets);
+    freeInputs(graphs, count);
     double perFamily[kFamilyCount], lofo[kMaxTreeDepth + 1];
-    int depth = 1;  // the shallowest of equal scores: fewer splits to read, fewer to be wrong on a
-                    // new kind of matrix
-    for (int d = 1; d <= kMaxTreeDepth; ++d)
-        lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily),
+    // The shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of
+    // matrix.
+    int depth = 1;
+    for (int d = 1; d <= kMaxTreeDepth; ++d) {
+        lofo[d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily);
         depth = lofo[d] > lofo[depth] ? d : depth;
+    }
     printf("~ leave one family out, trees of depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f of the oracle\n",
            lofo[1], lofo[2], lofo[3], lofo[4]);
     lofo[0] = leaveOneFamilyOut(sets, o->dimCount, family, depth, perFamily);
@@ -1298,7 +1372,8 @@ static int trainMain(const Options* o) {
     for (int di = 0; di < o->dimCount; ++di) {
         fitTree(&sets[di], family, -1, depth, &model.trees[model.treeCount]);
         printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
-        free(sets[di].x), free(sets[di].perf);
+        free(sets[di].x);
+        free(sets[di].perf);
     }
     char date[32];
     const time_t now = time(NULL);
@@ -1306,9 +1381,11 @@ static int trainMain(const Options* o) {
     FILE* out = fopen(o->modelPath, "w");
     if (out != NULL)
         writeModel(out, &model, date, lofo[0], depth, o);
-    if (out == NULL || fclose(out) != 0)
-        return fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno)), 1;
-    failures += !readModel(o->modelPath, &model);  // read back through the run's own validation
+    if (out == NULL || fclose(out) != 0) {
+        fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno));
+        return 1;
+    }
+    failures += readModel(o->modelPath, &model);  // read back through the run's own validation
     printf(
         "wrote %s: %d trees of depth <= %d, read back and validated\nheadline: "
         "decider_lofo_vs_oracle_geomean = %.3f\n",
@@ -1338,15 +1415,18 @@ static int* rcmOrder(const Csr* a) {
     char* seen = (char*)calloc((size_t)n, 1);
     DegreeOf* byDeg = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
     DegreeOf* batch = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
-    for (int i = 0; i < n; ++i)
-        byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i], byDeg[i].id = i;
+    for (int i = 0; i < n; ++i) {
+        byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i];
+        byDeg[i].id = i;
+    }
     qsort(byDeg, (size_t)n, sizeof(DegreeOf), byDegree);
     int tail = 0;
     for (int s = 0; s < n; ++s) {
         if (seen[byDeg[s].id])
             continue;
         int head = tail;
-        order[tail++] = byDeg[s].id, seen[byDeg[s].id] = 1;
+        order[tail++] = byDeg[s].id;
+        seen[byDeg[s].id] = 1;
         while (head < tail) {
             const int u = order[head++];
             int count = 0;
@@ -1354,7 +1434,8 @@ static int* rcmOrder(const Csr* a) {
                 const int v = a->colIdx[e];
                 if (seen[v])
                     continue;
-                seen[v] = 1, batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v],
+                seen[v] = 1;
+                batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v];
                 batch[count++].id = v;
             }
             qsort(batch, (size_t)count, sizeof(DegreeOf), byDegree);
@@ -1365,14 +1446,17 @@ static int* rcmOrder(const Csr* a) {
     int* newId = (int*)checkedMalloc((size_t)n * sizeof(int));
     for (int k = 0; k < n; ++k)
         newId[order[k]] = n - 1 - k;  // the "reverse"
-    free(order), free(seen), free(byDeg), free(batch);
+    free(order);
+    free(seen);
+    free(byDeg);
+    free(batch);
     return newId;
 }
 // end snippet
 
 // ---------------------------------------------------------------- the GCN
-static float weightValue(int layer, int row,
-                         int col) {  // in [-1, 1) / 16: a layer keeps its input's scale
+// In [-1, 1) / 16: a layer keeps its input's scale.
+static float weightValue(int layer, int row, int col) {
     const uint64_t h =
         hash64(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^ kSeedWeights);
     return ((float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f) * 0x1p-4f;
@@ -1382,43 +1466,48 @@ static float weightValue(int layer, int row,
 // a column-major product), then the SpMM A T at the layer's narrow output width, relu after
 // layer 1.
 static void launchGcn(const void* p) {
-    const GcnCtx* g = (const GcnCtx*)p;
+    const GcnPass* gcn = (const GcnPass*)p;
     const float one = 1.0f, zero = 0.0f;
     for (int layer = 0; layer < 2; ++layer) {
-        const int k = g->width[layer], m = g->width[layer + 1];
-        CUBLAS_CHECK(cublasSgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, g->n, k, &one,
-                                 g->weight[layer], m, layer == 0 ? g->x : g->aggregated[0], k,
-                                 &zero, g->transformed[layer], m));
-        g->aggregate(&g->agg[layer]);
+        const int k = gcn->width[layer];
+        const int m = gcn->width[layer + 1];
+        CUBLAS_CHECK(cublasSgemm(gcn->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, gcn->n, k, &one,
+                                 gcn->weight[layer], m, layer == 0 ? gcn->x : gcn->aggregated[0], k,
+                                 &zero, gcn->transformed[layer], m));
+        gcn->aggregate(&gcn->agg[layer]);
         if (layer == 0) {
-            const long long count = (long long)g->n * m;
-            reluInPlace<<<(unsigned)((count + 255) / 256), 256, 0, g->agg[0].stream>>>(
-                g->aggregated[0], count);
+            const long long count = (long long)gcn->n * m;
+            reluInPlace<<<(unsigned)((count + 255) / 256), 256, 0, gcn->agg[0].stream>>>(
+                gcn->aggregated[0], count);
             CUDA_CHECK(cudaGetLastError());
         }
     }
 }
 // end snippet
 // Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
-static int gcnMatches(GcnCtx* g, const double* want, const double* bound, float* hostZ,
+static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, float* hostZ,
                       const char* variant) {
-    const long long count = (long long)g->n * g->width[2];
-    CUDA_CHECK(cudaMemset(g->aggregated[0], 0xff, (size_t)g->n * g->width[1] * sizeof(float)));
-    CUDA_CHECK(cudaMemset(g->aggregated[1], 0xff, (size_t)count * sizeof(float)));
-    launchGcn(g);
-    CUDA_CHECK(cudaStreamSynchronize(g->agg[0].stream));
+    const long long count = (long long)gcn->n * gcn->width[2];
     CUDA_CHECK(
-        cudaMemcpy(hostZ, g->aggregated[1], (size_t)count * sizeof(float), cudaMemcpyDeviceToHost));
+        cudaMemset(gcn->aggregated[0], 0xff, (size_t)gcn->n * gcn->width[1] * sizeof(float)));
+    CUDA_CHECK(cudaMemset(gcn->aggregated[1], 0xff, (size_t)count * sizeof(float)));
+    launchGcn(gcn);
+    CUDA_CHECK(cudaStreamSynchronize(gcn->agg[0].stream));
+    CUDA_CHECK(cudaMemcpy(hostZ, gcn->aggregated[1], (size_t)count * sizeof(float),
+                          cudaMemcpyDeviceToHost));
     long long bad = 0, first = -1;
-    for (long long i = 0; i < count; ++i)
-        if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30))
-            bad += 1, first = first < 0 ? i : first;
+    for (long long i = 0; i < count; ++i) {
+        if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) {
+            bad += 1;
+            first = first < 0 ? i : first;
+        }
+    }
     if (bad > 0) {
         fprintf(stderr,
                 "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound "
                 "%.3g)\n",
-                variant, bad, first / g->width[2], first % g->width[2], hostZ[first], want[first],
-                bound[first]);
+                variant, bad, first / gcn->width[2], first % gcn->width[2], hostZ[first],
+                want[first], bound[first]);
     }
     return bad == 0;
 }
@@ -1430,7 +1519,8 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     float *host[3], *dev[3];  // X, W1, W2
     double* h[3];             // X, H1, Z in double, each followed by its bounds
     for (int t = 0; t < 3; ++t) {
-        const int rows = t == 0 ? n : width[t - 1], cols = width[t == 0 ? 0 : t];
+        const int rows = t == 0 ? n : width[t - 1];
+        const int cols = width[t == 0 ? 0 : t];
         host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
         for (int e = 0; e < rows * cols; ++e)
             host[t][e] =
@@ -1445,36 +1535,42 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
                  host[layer + 1], width[layer + 1], layer == 0, h[layer + 1],
                  h[layer + 1] + (size_t)n * width[layer + 1]);
     }
-    DeviceInput d, view[2];
-    uploadInput(in, &d, 1);
-    GcnCtx g;
-    memset(&g, 0, sizeof(g));
-    g.n = n, g.x = dev[0];
-    memcpy(g.width, width, sizeof(g.width));
-    CUBLAS_CHECK(cublasCreate(&g.blas));
-    CUBLAS_CHECK(cublasSetStream(g.blas, stream));
-    CUBLAS_CHECK(
-        cublasSetMathMode(g.blas, CUBLAS_DEFAULT_MATH));  // fp32 arithmetic, as the bound assumes
+    DeviceInput device, view[2];
+    uploadInput(in, &device, 1);
+    GcnPass gcn;
+    memset(&gcn, 0, sizeof(gcn));
+    gcn.n = n;
+    gcn.x = dev[0];
+    memcpy(gcn.width, width, sizeof(gcn.width));
+    CUBLAS_CHECK(cublasCreate(&gcn.blas));
+    CUBLAS_CHECK(cublasSetStream(gcn.blas, stream));
+    // fp32 arithmetic, as the bound assumes.
+    CUBLAS_CHECK(cublasSetMathMode(gcn.blas, CUBLAS_DEFAULT_MATH));
     cusparseHandle_t sparse;
     cusparseSpMatDescr_t matA;
     CUSPARSE_CHECK(cusparseCreate(&sparse));
     CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, d.a.rowPtr, d.a.colIdx, d.a.val,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, device.a.rowPtr, device.a.colIdx,
+                                     device.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    for (int layer = 0; layer < 2;
-         ++layer) {  // layer's SpMM: from its transform into its aggregation
+    for (int layer = 0; layer < 2; ++layer) {  // its SpMM: from its transform into its aggregation
         const int m = width[layer + 1];
-        g.weight[layer] = dev[layer + 1];
-        CUDA_CHECK(cudaMalloc(&g.transformed[layer], (size_t)n * m * sizeof(float)));
-        CUDA_CHECK(cudaMalloc(&g.aggregated[layer], (size_t)n * m * sizeof(float)));
-        view[layer] = d, view[layer].B = g.transformed[layer], view[layer].C = g.aggregated[layer];
-        LaunchCtx* a = &g.agg[layer];
-        memset(a, 0, sizeof(*a));
-        a->d = &view[layer], a->dim = m, a->cfg = chosen[layer], a->stream = stream,
-        a->handle = sparse, a->matA = matA;
-        a->alg = CUSPARSE_SPMM_ALG_DEFAULT;
-        cusparseOperands(a, 1);
+        gcn.weight[layer] = dev[layer + 1];
+        CUDA_CHECK(cudaMalloc(&gcn.transformed[layer], (size_t)n * m * sizeof(float)));
+        CUDA_CHECK(cudaMalloc(&gcn.aggregated[layer], (size_t)n * m * sizeof(float)));
+        view[layer] = device;
+        view[layer].B = gcn.transformed[layer];
+        view[layer].C = gcn.aggregated[layer];
+        SpmmCall* call = &gcn.agg[layer];
+        memset(call, 0, sizeof(*call));
+        call->input = &view[layer];
+        call->dim = m;
+        call->cfg = chosen[layer];
+        call->stream = stream;
+        call->handle = sparse;
+        call->matA = matA;
+        call->alg = CUSPARSE_SPMM_ALG_DEFAULT;
+        cusparseOperands(call, 1);
     }
     float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
     void (*aggregators[2])(const void*) = {launchCusparse, launchEngine};
@@ -1482,11 +1578,11 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     float ms[2] = {0.0f, 0.0f};
     int failures = 0;
     for (int run = 0; run < 2; ++run) {
-        g.aggregate = aggregators[run];
-        if (!gcnMatches(&g, h[2], h[2] + (size_t)n * width[2], hostZ, names[run]))
+        gcn.aggregate = aggregators[run];
+        if (!gcnMatches(&gcn, h[2], h[2] + (size_t)n * width[2], hostZ, names[run]))
             ++failures;
         else
-            ms[run] = timeMs(launchGcn, &g, stream, kWarmupRuns, kTimedRuns, 0);
+            ms[run] = timeMs(launchGcn, &gcn, stream, kWarmupRuns, kTimedRuns, 0);
     }
     if (failures == 0)
         printf(
@@ -1498,16 +1594,17 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         "ms: %.2fx\n",
         kTimedRuns, ms[0], ms[1], *speedup);
     for (int layer = 0; layer < 2; ++layer) {
-        cusparseOperands(&g.agg[layer], 0);
-        CUDA_CHECK(cudaFree(g.transformed[layer]));
-        CUDA_CHECK(cudaFree(g.aggregated[layer]));
+        cusparseOperands(&gcn.agg[layer], 0);
+        CUDA_CHECK(cudaFree(gcn.transformed[layer]));
+        CUDA_CHECK(cudaFree(gcn.aggregated[layer]));
     }
     CUSPARSE_CHECK(cusparseDestroySpMat(matA));
     CUSPARSE_CHECK(cusparseDestroy(sparse));
-    CUBLAS_CHECK(cublasDestroy(g.blas));
-    freeDeviceInput(&d);
+    CUBLAS_CHECK(cublasDestroy(gcn.blas));
+    freeDeviceInput(&device);
     for (int t = 0; t < 3; ++t) {
-        free(host[t]), free(h[t]);
+        free(host[t]);
+        free(h[t]);
         CUDA_CHECK(cudaFree(dev[t]));
     }
     free(hostZ);
@@ -1539,16 +1636,18 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
             printf("  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f\n",
                    f[fRho], f[fB], f[fBMax], f[fPr2], inputs[i].pcsr[0].splitGranularity,
                    inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2]);
-        } else
+        } else {
             printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n",
                    inputs[i].name, from->feature[fPr2], inputs[i].feature[fPr2], from->feature[fB],
                    inputs[i].feature[fB], inputs[i].sweepDims);
+        }
     }
     // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F
     // columns' work where the others do min(dim, 32F); beside it the lane-columns left idle.
     printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
-    for (int i = 0, dim = 0; i < o->dimCount; ++i) {
-        printf("  dim %3d:", dim = o->dims[i]);
+    for (int i = 0; i < o->dimCount; ++i) {
+        const int dim = o->dims[i];
+        printf("  dim %3d:", dim);
         for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize)
             printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0,
                    ceilDiv(dim, w) * w - dim);
@@ -1609,10 +1708,16 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
                 continue;
             const double v[3] = {log(s), log(perfOf(r, predicted[i * o->dimCount + di])),
                                  log(perfOf(r, drawn[i * o->dimCount + di]))};
-            for (int k = 0; k < 3; ++k)
-                logs[k] += v[k], dimLog[di][k] += v[k], all[k] += v[k];
+            for (int k = 0; k < 3; ++k) {
+                logs[k] += v[k];
+                dimLog[di][k] += v[k];
+                all[k] += v[k];
+            }
             all[3] += v[0] + v[1];  // the decider over cuSPARSE
-            worst = n == 0 || s < worst ? s : worst, ++n, ++dimCount[di], ++allCount;
+            worst = n == 0 || s < worst ? s : worst;
+            ++n;
+            ++dimCount[di];
+            ++allCount;
         }
         minSpeedup = minSpeedup == 0.0 || (worst > 0.0 && worst < minSpeedup) ? worst : minSpeedup;
         printf("~ %-18s %9.2f %6.2f %8.3f %7.3f\n", inputs[i].name, geomean(logs[0], n), worst,
@@ -1647,23 +1752,29 @@ static void printReorderTable(const Options* o, const Input* inputs, int count,
         "| speedup\n");
     double gain = 0.0;
     int gains = 0;
-    for (int i = 0, from = 0; i < count; ++i) {
+    for (int i = 0; i < count; ++i) {
+        const int from = inputs[i].reorderedFrom;
         double logs[2] = {0, 0};
         int n = 0;
-        if ((from = inputs[i].reorderedFrom) < 0)
+        if (from < 0)
             continue;
         for (int di = 0; di < inputs[i].sweepDims; ++di) {
-            const DimResult *before = &results[from * o->dimCount + di],
-                            *after = &results[i * o->dimCount + di];
+            const DimResult* before = &results[from * o->dimCount + di];
+            const DimResult* after = &results[i * o->dimCount + di];
             if (before->best < 0 || after->best < 0)
                 continue;
-            const double base = before->cusparseMs, s[2] = {ratio(base, before->ms[before->best]),
-                                                            ratio(base, after->ms[after->best])};
+            const double base = before->cusparseMs;
+            const double s[2] = {ratio(base, before->ms[before->best]),
+                                 ratio(base, after->ms[after->best])};
             printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di],
                    ratio(base, after->cusparseMs), s[0], s[1]);
             if (s[0] <= 0.0 || s[1] <= 0.0)
                 continue;
-            logs[0] += log(s[0]), logs[1] += log(s[1]), gain += log(s[1] / s[0]), ++gains, ++n;
+            logs[0] += log(s[0]);
+            logs[1] += log(s[1]);
+            gain += log(s[1] / s[0]);
+            ++gains;
+            ++n;
         }
         printf("~ plot: reorder | best | %s | %.3f\n~ plot: reorder | best reordered | %s | %.3f\n",
                inputs[from].name, geomean(logs[0], n), inputs[from].name, geomean(logs[1], n));
@@ -1675,8 +1786,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
                    const Config* drawn, const Model* model) {
     cudaStream_t stream;
     cusparseHandle_t handle;
-    CUDA_CHECK(
-        cudaStreamCreate(&stream));  // a blocking stream: the checks' plain copies wait for it
+    CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
     CUSPARSE_CHECK(cusparseCreate(&handle));
     CUSPARSE_CHECK(cusparseSetStream(handle, stream));
     DimResult* results = (DimResult*)calloc((size_t)count * o->dimCount, sizeof(DimResult));
@@ -1690,19 +1800,21 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}",
            "basic", "best", "{config}", "best", "basic", "dflt", "decider", "random");
     for (int i = 0; i < count; ++i) {
-        const int k = i * o->dimCount,
-                  wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
-        if (wrong == 0)
+        const int k = i * o->dimCount;
+        const int wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
+        if (wrong == 0) {
             printf(
                 "%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the "
                 "CPU\n",
                 inputs[i].name, inputs[i].a.nnz);
-        else
+        } else {
             printf("%s (nnz %d): %d variants fail their check (stderr names them)\n",
                    inputs[i].name, inputs[i].a.nnz, wrong);
+        }
         for (int di = 0; di < inputs[i].sweepDims; ++di)
             printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
-        failures += wrong, reordered += inputs[i].reorderedFrom >= 0;
+        failures += wrong;
+        reordered += inputs[i].reorderedFrom >= 0;
         fflush(stdout);
     }
     CUSPARSE_CHECK(cusparseDestroy(handle));
@@ -1713,26 +1825,26 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     // snippet: gcn-run
     // The GCN runs on the community graph (on the first file when files are given), its two
     // aggregations on the decider's picks at the layers' widths.
-    int gcn = 0;
+    int gcnInput = 0;
     for (int i = 0; i < count; ++i)
-        gcn = strcmp(inputs[i].name, "community") == 0 ? i : gcn;
+        gcnInput = strcmp(inputs[i].name, "community") == 0 ? i : gcnInput;
     const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden,
                           kGcnClasses};
     Config chosen[2];
     char names[2][32];
     for (int layer = 0; layer < 2; ++layer) {
-        chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[gcn].feature,
+        chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[gcnInput].feature,
                                 width[layer + 1], NULL, 0);
         configName(chosen[layer], names[layer], sizeof(names[layer]));
     }
     printf(
         "GCN forward pass on %s: %d -> %d -> %d features, H1 = relu(A (X W1)), Z = A (H1 W2); "
         "transforms by cuBLAS,\n",
-        inputs[gcn].name, width[0], width[1], width[2]);
+        inputs[gcnInput].name, width[0], width[1], width[2]);
     printf("aggregations by cuSPARSE in one run and by the decider's %s and %s in the other\n",
            names[0], names[1]);
     double speedup = 0.0;
-    failures += runGcn(&inputs[gcn], width, chosen, stream, &speedup);
+    failures += runGcn(&inputs[gcnInput], width, chosen, stream, &speedup);
     // end snippet
     printf(
         "~ goal: the GCN's forward pass >= 1.4x cuSPARSE's: {%s}\nheadline: gcn_speedup = %.2f\n",
@@ -1741,8 +1853,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     return failures;
 }
 
-// ---------------------------------------------------------------- plumbing: the reader, loaders,
-// generators, the model file, flags
+// ---------------------------------------------------------------- plumbing
 // ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares
 // it ---- mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column),
 // duplicates summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets
@@ -2168,19 +2279,28 @@ static float denseValue(int row, int col) {
 }
 static void* checkedMalloc(size_t bytes) {
     void* p = malloc(bytes > 0 ? bytes : 1);
-    if (p == NULL)
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes), exit(EXIT_FAILURE);
+    if (p == NULL) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+        exit(EXIT_FAILURE);
+    }
     return p;
 }
 static void freeCsr(Csr* a) {
-    free(a->rowPtr), free(a->colIdx), free(a->val), memset(a, 0, sizeof(*a));
+    free(a->rowPtr);
+    free(a->colIdx);
+    free(a->val);
+    memset(a, 0, sizeof(*a));
 }
 static void freeInput(Input* in) {
     freeCsr(&in->a);
     for (int v = 0; v < kVCount; ++v) {
         Pcsr* p = &in->pcsr[v];
-        free(p->panelPtr), free(p->vecCol), free(p->vecVal), free(p->pieceStart), free(p->pieceRow),
-            free(p->zeroPanels);
+        free(p->panelPtr);
+        free(p->vecCol);
+        free(p->vecVal);
+        free(p->pieceStart);
+        free(p->pieceRow);
+        free(p->zeroPanels);
     }
     memset(in, 0, sizeof(*in));
 }
@@ -2192,13 +2312,17 @@ static void freeInputs(Input* inputs, int count) {
 static void addTriple(Triples* t, int row, int col, float val) {
     if (t->count == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 1 << 16;
-        t->row = (int*)realloc(t->row, (size_t)t->cap * sizeof(int)),
+        t->row = (int*)realloc(t->row, (size_t)t->cap * sizeof(int));
         t->col = (int*)realloc(t->col, (size_t)t->cap * sizeof(int));
         t->val = (float*)realloc(t->val, (size_t)t->cap * sizeof(float));
-        if (!t->row || !t->col || !t->val)
-            fprintf(stderr, "out of host memory (%lld entries)\n", t->cap), exit(EXIT_FAILURE);
+        if (!t->row || !t->col || !t->val) {
+            fprintf(stderr, "out of host memory (%lld entries)\n", t->cap);
+            exit(EXIT_FAILURE);
+        }
     }
-    t->row[t->count] = row, t->col[t->count] = col, t->val[t->count++] = val;
+    t->row[t->count] = row;
+    t->col[t->count] = col;
+    t->val[t->count++] = val;
 }
 // An undirected edge: both directions, a self loop once; its value from edgeValue.
 static void addEdge(Triples* t, int u, int v) {
@@ -2225,20 +2349,28 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
             (pass == 0 ? byCol : order)[start[key[e]]++] = e;
         }
     }
-    a->n = n, a->nnz = 0;
+    a->n = n;
+    a->nnz = 0;
     a->rowPtr = (int*)calloc((size_t)n + 1, sizeof(int));
     a->colIdx = (int*)checkedMalloc((size_t)(t->count + 1) * sizeof(int));
     a->val = (float*)checkedMalloc((size_t)(t->count + 1) * sizeof(float));
     for (long long k = 0; k < t->count; ++k) {
-        const int e = order[k], prev = k > 0 ? order[k - 1] : -1;
+        const int e = order[k];
+        const int prev = k > 0 ? order[k - 1] : -1;
         if (prev >= 0 && t->row[prev] == t->row[e] && t->col[prev] == t->col[e])
             continue;
         ++a->rowPtr[t->row[e] + 1];
-        a->colIdx[a->nnz] = t->col[e], a->val[a->nnz++] = t->val[e];
+        a->colIdx[a->nnz] = t->col[e];
+        a->val[a->nnz++] = t->val[e];
     }
     for (int i = 0; i < n; ++i)
         a->rowPtr[i + 1] += a->rowPtr[i];
-    free(start), free(byCol), free(order), free(t->row), free(t->col), free(t->val);
+    free(start);
+    free(byCol);
+    free(order);
+    free(t->row);
+    free(t->col);
+    free(t->val);
     memset(t, 0, sizeof(*t));
 }
 // The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal,
@@ -2254,7 +2386,8 @@ static int csrFromFile(const char* path, Csr* a) {
                     ? "%s: needs at least one entry, got %d x %d with none\n"
                     : "%s: needs a square matrix (B's rows are A's columns), got %d x %d\n",
                 path, mm.rows, mm.cols);
-        return mmFree(&mm), 0;
+        mmFree(&mm);
+        return 0;
     }
     int allEqual = 1;
     for (int e = 1; e < mm.entries && allEqual; ++e)
@@ -2276,8 +2409,10 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     for (int i = 0; i < a->n; ++i)
         perm[i] = newId ? newId[i] : i;
     for (int i = a->n - 1; i > 0 && !newId; --i) {  // Fisher-Yates
-        const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1)), x = perm[i];
-        perm[i] = perm[j], perm[j] = x;
+        const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1));
+        const int x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
     }
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int i = 0; i < a->n; ++i)
@@ -2297,7 +2432,7 @@ static void generateKronecker(int scale, int edgeFactor, uint64_t seed, int shuf
         int u = 0, v = 0;
         for (int level = 0; level < scale; ++level) {
             const double r = unit01(splitmix64(&seed));
-            u = 2 * u + (r >= kKronA + kKronB),
+            u = 2 * u + (r >= kKronA + kKronB);
             v = 2 * v + ((r >= kKronA && r < kKronA + kKronB) || r >= kKronA + kKronB + kKronC);
         }
         if (u != v)
@@ -2317,8 +2452,8 @@ static void generateMesh(int side, int dims, int box, Csr* a) {
         for (int dz = -reach; dz <= reach; ++dz) {
             for (int dy = -1; dy <= 1; ++dy) {
                 for (int dx = -1; dx <= 1; ++dx) {
-                    const int nx = x + dx, ny = y + dy, nz = z + dz,
-                              nb = nx + side * (ny + side * nz);
+                    const int nx = x + dx, ny = y + dy, nz = z + dz;
+                    const int nb = nx + side * (ny + side * nz);
                     const int inside =
                         nx >= 0 && ny >= 0 && nz >= 0 && nx < side && ny < side && nz < side;
                     if ((box || (dx != 0) + (dy != 0) + (dz != 0) <= 1) && inside && nb >= id)
@@ -2390,18 +2525,20 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
 // included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays
 // within minutes.
 static double stratified(int family, int member, int draw) {
-    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40,
-                   own = hash64(key + (uint64_t)member);
-    int stratum = 0;  // the member's rank among its family's hashes: a random permutation of the
-                      // strata per family and draw
+    const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40;
+    const uint64_t own = hash64(key + (uint64_t)member);
+    // The member's rank among its family's hashes: a random permutation of the strata per family
+    // and draw.
+    int stratum = 0;
     for (int m = 0; m < kFamilyMembers; ++m)
         stratum += hash64(key + (uint64_t)m) < own;
     return (stratum + unit01(hash64(own))) / kFamilyMembers;
 }
 static void generateTrainGraph(int family, int member, Input* in) {
     const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
-    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2),
-                 r3 = stratified(family, member, 3);
+    const double r1 = stratified(family, member, 1);
+    const double r2 = stratified(family, member, 2);
+    const double r3 = stratified(family, member, 3);
     int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
     const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
     Csr* a = &in->a;
@@ -2410,20 +2547,20 @@ static void generateTrainGraph(int family, int member, Input* in) {
         int scale = (int)lround(log2((double)n)), factor = 4 + (int)(r1 * 28);
         while ((long long)factor << scale > kTrainMaxNnz / 2)
             --scale;
-        generateKronecker(scale, factor, seed, 0, a),
-            snprintf(shape, sizeof(shape), "kron, %d per vertex", factor);
+        generateKronecker(scale, factor, seed, 0, a);
+        snprintf(shape, sizeof(shape), "kron, %d per vertex", factor);
     } else if (family == 1) {
-        const int dims = r1 < 0.5 ? 2 : 3, box = r2 < 0.5,
-                  points = dims == 2 ? (box ? 9 : 5) : (box ? 27 : 7);
+        const int dims = r1 < 0.5 ? 2 : 3, box = r2 < 0.5;
+        const int points = dims == 2 ? (box ? 9 : 5) : (box ? 27 : 7);
         generateMesh((int)lround(pow(fmin(n, kTrainMaxNnz / (double)points), 1.0 / dims)), dims,
                      box, a);
         snprintf(shape, sizeof(shape), "%dD, %d points", dims, points);
     } else if (family == 3) {
-        generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a),
-            snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
+        generateRoad((int)lround(sqrt((double)n)), 0.5 + 0.4 * r1, seed, a);
+        snprintf(shape, sizeof(shape), "keeps %.2f", 0.5 + 0.4 * r1);
     } else if (family == 4 || family == 6) {  // clusters: sparse ones, or dense blocks
-        const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1)),
-                  hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
+        const int lo = family == 4 ? 8 + (int)(r1 * 24) : (int)lround(16 * pow(32.0, r1));
+        const int hi = family == 4 ? lo * (2 + (int)(r2 * 3)) : lo;
         const double inside = family == 4 ? 0.2 + 0.7 * stratified(family, member, 4) : 1.0;
         const int outside = family == 4 ? 1 + member % 3 : (int)(r2 * 4);
         n = (int)fmin(n, kTrainMaxNnz / (inside * (lo + hi) / 2 + 2 * outside));
@@ -2443,7 +2580,8 @@ static void generateTrainGraph(int family, int member, Input* in) {
         permuteCsr(a, NULL, seed ^ kSeedShuffle, a);
     snprintf(in->name, sizeof(in->name), "%s-%d", kFamilyNames[family], member);
     snprintf(in->about, sizeof(in->about), "%s%s", shape, shuffle ? ", ids shuffled" : "");
-    in->family = family, in->reorderedFrom = -1;
+    in->family = family;
+    in->reorderedFrom = -1;
 }
 // end snippet
 // The model file (see decider-model.txt): its first line exactly kModelHeader; '#' lines are
@@ -2452,14 +2590,18 @@ static void generateTrainGraph(int family, int member, Input* in) {
 //   ID split FEATURE THRESHOLD LEFT RIGHT    go LEFT when FEATURE <= THRESHOLD, else RIGHT
 //   ID leaf W F V S                          predict <W, F, V, S>
 //   end                                      after the last tree
-// Children have larger ids than their parent, so every walk ends at a leaf.
+// Children have larger ids than their parent, so every walk ends at a leaf. Its readers follow
+// mmRead: 0 on success, 1 after printing the one line that says why (mmFail's, with the line).
 static char* nextModelLine(MmLines* r, int* err, char** tok, int* n, Model* m) {
-    for (char* s; (s = mmNextLine(r, err)) != NULL;) {
+    for (char* s = mmNextLine(r, err); s != NULL; s = mmNextLine(r, err)) {
         if (strncmp(s, "# gpu: ", 7) == 0)
             snprintf(m->provenance, sizeof(m->provenance), "%s", s + 7);
         if (strncmp(s, "# leave-one-family-out: ", 24) == 0)
             snprintf(m->lofo, sizeof(m->lofo), "%s", s + 24);
-        if (s[0] != '#' && (*n = mmSplit(s, tok, 8)) > 0)
+        if (s[0] == '#')
+            continue;
+        *n = mmSplit(s, tok, 8);
+        if (*n > 0)
             return s;
     }
     return NULL;
@@ -2472,125 +2614,143 @@ static int parseInt(const char* s, int lo, int hi, int* out) {
     *out = (int)v;
     return 1;
 }
-// One node line into tree->nodes[id]; 0 after printing what is wrong.
+// One node line into tree->nodes[id].
 static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
     int got = -1, w = 0, f = 0, v = 0, s = 0, left = 0, right = 0;
     TreeNode* node = &tree->nodes[id];
     if (n != 6 || !parseInt(tok[0], 0, kMaxTreeNodes, &got) ||
         (strcmp(tok[1], "leaf") && strcmp(tok[1], "split")))
-        return !mmFail(
+        return mmFail(
             r, "bad node line (want: ID split FEATURE THRESHOLD LEFT RIGHT, or ID leaf W F V S)");
     if (got != id)
-        return !mmFail(r, "node %s is out of order (want node %d of the tree for dim %d)", tok[0],
-                       id, tree->dim);
+        return mmFail(r, "node %s is out of order (want node %d of the tree for dim %d)", tok[0],
+                      id, tree->dim);
+    node->feature = -1;
     if (strcmp(tok[1], "leaf") == 0) {
         const int ints = parseInt(tok[2], 1, 8, &w) && parseInt(tok[3], 1, 8, &f) &&
                          parseInt(tok[4], 1, 4, &v) && parseInt(tok[5], 0, 1, &s);
-        node->feature = -1, node->leaf = makeConfig(w, f, v, s);
+        node->leaf = makeConfig(w, f, v, s);
         if (!ints || !configAllowed(node->leaf, tree->dim))
-            return !mmFail(r,
-                           "W%s F%s V%s S%s is not a configuration at dim %d (W 1/2/4/8, F 1..%d, "
-                           "V 1/2/4, S 0/1)",
-                           tok[2], tok[3], tok[4], tok[5], tree->dim, maxFFor(tree->dim));
-        return 1;
+            return mmFail(r,
+                          "W%s F%s V%s S%s is not a configuration at dim %d (W 1/2/4/8, F 1..%d, "
+                          "V 1/2/4, S 0/1)",
+                          tok[2], tok[3], tok[4], tok[5], tree->dim, maxFFor(tree->dim));
+        return 0;
     }
-    node->feature = -1;
     for (int k = 0; k < kFeatureCount; ++k)
         node->feature = strcmp(tok[2], kFeatureNames[k]) == 0 ? k : node->feature;
     if (node->feature < 0)
-        return !mmFail(r, "unknown feature %s", tok[2]);
+        return mmFail(r, "unknown feature %s", tok[2]);
     char* end = NULL;
     node->threshold = strtod(tok[3], &end);
     if (end == tok[3] || *end != '\0' || !isfinite(node->threshold))
-        return !mmFail(r, "threshold %s is not a finite number", tok[3]);
+        return mmFail(r, "threshold %s is not a finite number", tok[3]);
     if (!parseInt(tok[4], id + 1, tree->nodeCount - 1, &left) ||
         !parseInt(tok[5], id + 1, tree->nodeCount - 1, &right))
-        return !mmFail(r,
-                       "children %s and %s must be nodes %d..%d (after this one, inside the tree)",
-                       tok[4], tok[5], id + 1, tree->nodeCount - 1);
-    node->left = left, node->right = right;
-    return 1;
+        return mmFail(r,
+                      "children %s and %s must be nodes %d..%d (after this one, inside the tree)",
+                      tok[4], tok[5], id + 1, tree->nodeCount - 1);
+    node->left = left;
+    node->right = right;
+    return 0;
 }
+// The trees, each after its tree line, up to the end line.
 static int parseModel(MmLines* r, Model* m) {
     int err = 0, n = 0;
     char* tok[8];
-    char* s = mmNextLine(r, &err);
+    const char* s = mmNextLine(r, &err);
     if (err)
-        return 0;
-    if (s == NULL || strcmp(s, kModelHeader) != 0)
-        return r->line = 1, !mmFail(r, "not a decider model (want the line: %s)", kModelHeader);
+        return 1;
+    if (s == NULL || strcmp(s, kModelHeader) != 0) {
+        r->line = 1;
+        return mmFail(r, "not a decider model (want the line: %s)", kModelHeader);
+    }
     for (;;) {
-        if (!(s = nextModelLine(r, &err, tok, &n, m)))
-            return !err &&
-                   (++r->line, !mmFail(r, "the file ends without the end line (cut short?)"));
+        if (!nextModelLine(r, &err, tok, &n, m)) {
+            if (err)
+                return 1;
+            ++r->line;  // the line after the last
+            return mmFail(r, "the file ends without the end line (cut short?)");
+        }
         if (strcmp(tok[0], "end") == 0 && n == 1)
             break;
         if (m->treeCount == kMaxDims)
-            return !mmFail(r, "more than %d trees", kMaxDims);
+            return mmFail(r, "more than %d trees", kMaxDims);
         Tree* tree = &m->trees[m->treeCount];
         if (strcmp(tok[0], "tree") || n != 3 || !parseInt(tok[1], 1, kMaxDim, &tree->dim) ||
             !parseInt(tok[2], 1, kMaxTreeNodes, &tree->nodeCount))
-            return !mmFail(
+            return mmFail(
                 r, "want a tree line (tree DIM NODES, DIM 1..%d, NODES 1..%d) or the end line",
                 kMaxDim, kMaxTreeNodes);
         for (int t = 0; t < m->treeCount; ++t)
             if (m->trees[t].dim == tree->dim)
-                return !mmFail(r, "a second tree for dim %d", tree->dim);
+                return mmFail(r, "a second tree for dim %d", tree->dim);
         ++m->treeCount;
         for (int id = 0; id < tree->nodeCount; ++id) {
-            if (!nextModelLine(r, &err, tok, &n, m))
-                return !err &&
-                       (++r->line,
-                        !mmFail(r, "the file ends inside the tree for dim %d (%d of %d nodes)",
-                                tree->dim, id, tree->nodeCount));
-            if (!parseNode(r, tok, n, tree, id))
-                return 0;
+            if (!nextModelLine(r, &err, tok, &n, m)) {
+                if (err)
+                    return 1;
+                ++r->line;
+                return mmFail(r, "the file ends inside the tree for dim %d (%d of %d nodes)",
+                              tree->dim, id, tree->nodeCount);
+            }
+            if (parseNode(r, tok, n, tree, id) != 0)
+                return 1;
         }
     }
     if (m->treeCount == 0)
-        return !mmFail(r, "no tree before the end line");
+        return mmFail(r, "no tree before the end line");
     if (nextModelLine(r, &err, tok, &n, m))
-        return !mmFail(r, "text after the end line");
-    return !err;
+        return mmFail(r, "text after the end line");
+    return err;
 }
 static int readModel(const char* path, Model* m) {
     memset(m, 0, sizeof(*m));
     snprintf(m->path, sizeof(m->path), "%s", path);
     MmLines r = {NULL, path, NULL, 1 << 16, 0, 0, 0, 0};
-    if (!(r.f = fopen(path, "rb"))) {
+    r.f = fopen(path, "rb");
+    if (r.f == NULL) {
         fprintf(stderr, "%s: cannot open: %s (./spmm --train writes it)\n", path, strerror(errno));
-        return 0;
+        return 1;
     }
     r.buf = (char*)checkedMalloc((size_t)r.cap);
-    const int ok = parseModel(&r, m);
-    free(r.buf), fclose(r.f);
-    return ok;
+    const int failed = parseModel(&r, m);
+    free(r.buf);
+    fclose(r.f);
+    return failed;
 }
 static int parseFlags(int argc, char** argv, Options* o) {
     memset(o, 0, sizeof(*o));
-    o->modelPath = kDefaultModelPath,
+    o->modelPath = kDefaultModelPath;
     o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
-        if (strcmp(arg, "--small") == 0 || strcmp(arg, "--train") == 0) {
-            *(arg[2] == 's' ? &o->small : &o->train) = 1;
+        if (strcmp(arg, "--small") == 0) {
+            o->small = 1;
+        } else if (strcmp(arg, "--train") == 0) {
+            o->train = 1;
         } else if (strcmp(arg, "--model") == 0) {
-            if (i + 1 >= argc)
-                return fprintf(stderr, "flag --model: needs a path\n"), 0;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "flag --model: needs a path\n");
+                return 0;
+            }
             o->modelPath = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg), 0;
+            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
+            return 0;
         } else {
             o->paths[o->pathCount++] = argv[i];
         }
     }
-    if (o->train && (o->small || o->pathCount > 0))
-        return fprintf(stderr,
-                       "flag --train: trains on its own generated family (not with --small or "
-                       "files)\n"),
-               0;
-    if (o->small && o->pathCount > 0)
-        return fprintf(stderr, "flag --small: chooses its own inputs, so it takes no files\n"), 0;
+    if (o->train && (o->small || o->pathCount > 0)) {
+        fprintf(stderr,
+                "flag --train: trains on its own generated family (not with --small or files)\n");
+        return 0;
+    }
+    if (o->small && o->pathCount > 0) {
+        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no files\n");
+        return 0;
+    }
     o->dimCount = o->small ? 2 : 5;
     memcpy(o->dims, o->small ? kSmallDims : kDefaultDims, (size_t)o->dimCount * sizeof(int));
     return 1;
@@ -2598,9 +2758,10 @@ static int parseFlags(int argc, char** argv, Options* o) {
 static Input* addInput(Input* inputs, int* count, const char* name, const char* about) {
     Input* in = &inputs[(*count)++];
     memset(in, 0, sizeof(*in));
-    snprintf(in->name, sizeof(in->name), "%s", name),
-        snprintf(in->about, sizeof(in->about), "%s", about);
-    in->reorderedFrom = -1, in->family = -1;
+    snprintf(in->name, sizeof(in->name), "%s", name);
+    snprintf(in->about, sizeof(in->about), "%s", about);
+    in->reorderedFrom = -1;
+    in->family = -1;
     return in;
 }
 static void addReordered(Input* inputs, int* count, int from, const Options* o) {
@@ -2610,7 +2771,7 @@ static void addReordered(Input* inputs, int* count, int from, const Options* o) 
     int* newId = rcmOrder(&inputs[from].a);
     permuteCsr(&inputs[from].a, newId, 0, &in->a);
     free(newId);
-    in->reorderedFrom = from,
+    in->reorderedFrom = from;
     in->sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
 }
 // The inputs: the files named, or the word graph and the six generated ones (and three reordered).
@@ -2626,24 +2787,27 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
             inputs, count,
             o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
             about);
-        if (!csrFromFile(path, &in->a))
-            return --*count, 0;
+        if (!csrFromFile(path, &in->a)) {
+            --*count;
+            return 0;
+        }
     }
     if (o->pathCount == 0) {
-        const int small = o->small, kron = small ? kKronScaleSmall : kKronScale,
-                  mesh = small ? kMeshSideSmall : kMeshSide;
-        const int road = small ? kRoadSideSmall : kRoadSide,
-                  comm = small ? kCommunityNSmall : kCommunityN;
-        const int dense = small ? kDenseBlockNSmall : kDenseBlockN,
-                  block = small ? kDenseBlockSizeSmall : kDenseBlockSize;
+        const int small = o->small;
+        const int kron = small ? kKronScaleSmall : kKronScale;
+        const int mesh = small ? kMeshSideSmall : kMeshSide;
+        const int road = small ? kRoadSideSmall : kRoadSide;
+        const int comm = small ? kCommunityNSmall : kCommunityN;
+        const int dense = small ? kDenseBlockNSmall : kDenseBlockN;
+        const int block = small ? kDenseBlockSizeSmall : kDenseBlockSize;
         snprintf(name, sizeof(name), "kron-%d", kron);
         snprintf(about, sizeof(about),
                  "Graph500 Kronecker, scale %d, %d edges a vertex, ids shuffled", kron,
                  kKronEdgeFactor);
         generateKronecker(kron, kKronEdgeFactor, kSeedKron, 1,
                           &addInput(inputs, count, name, about)->a);
-        snprintf(name, sizeof(name), "mesh3d-%d", mesh),
-            snprintf(about, sizeof(about), "27-point stencil on a %d^3 grid, ids row-major", mesh);
+        snprintf(name, sizeof(name), "mesh3d-%d", mesh);
+        snprintf(about, sizeof(about), "27-point stencil on a %d^3 grid, ids row-major", mesh);
         generateMesh(mesh, 3, 1, &addInput(inputs, count, name, about)->a);
         snprintf(about, sizeof(about),
                  "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 inside, 2 random "
@@ -2667,8 +2831,8 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
     }
     for (int i = 0; i < *count; ++i)
         inputs[i].sweepDims = o->dimCount;
-    if (o->pathCount == 0 &&
-        !o->small) {  // --small skips them: the sanitizers need not see the same kernels twice
+    // The reordered copies; --small skips them: the sanitizers need not see the same kernels twice.
+    if (o->pathCount == 0 && !o->small) {
         const int originals = *count;
         for (int k = 0; k < 3; ++k)
             addReordered(inputs, count, k == 0 ? 0 : k == 1 ? 1 : originals - 1, o);
@@ -2679,8 +2843,10 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
 // ---------------------------------------------------------------- main
 int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a)
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)
-            return fputs(kUsage, stdout), EXIT_SUCCESS;
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            fputs(kUsage, stdout);
+            return EXIT_SUCCESS;
+        }
     Options o;
     if (!parseFlags(argc, argv, &o))
         return EXIT_FAILURE;
@@ -2688,11 +2854,12 @@ int main(int argc, char** argv) {
         return trainMain(&o);
     Input* inputs = (Input*)calloc((size_t)o.pathCount + kMaxInputs, sizeof(Input));
     Model* model = (Model*)calloc(1, sizeof(Model));
-    int count = 0, status = EXIT_FAILURE;
-    if (readModel(o.modelPath, model) &&
-        buildInputs(&o, inputs, &count)) {  // both refuse bad input before anything takes time
-        Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount *
-                                               sizeof(Config));  // the decider's, the random ones
+    int count = 0;
+    int status = EXIT_FAILURE;
+    // Both refuse bad input before anything takes time.
+    if (readModel(o.modelPath, model) == 0 && buildInputs(&o, inputs, &count)) {
+        // The decider's picks, then the random ones.
+        Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount * sizeof(Config));
         hostPart(&o, model, inputs, count, picks, picks + count * o.dimCount);
         status = 2;
         cudaDeviceProp prop;
@@ -2706,6 +2873,7 @@ int main(int argc, char** argv) {
         }
         free(picks);
     }
-    freeInputs(inputs, count), free(model);
+    freeInputs(inputs, count);
+    free(model);
     return status;
 }
