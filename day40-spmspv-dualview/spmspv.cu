@@ -710,6 +710,19 @@ typedef struct {
     int variant;
     const GpuInput* g;
 } Call;
+// One BFS search of one variant, as timeMs replays it: day 38's arrays and DB-BFS's.
+typedef struct {
+    int variant, source, grid38, gridDb;
+    BfsArrays a;
+    DbBfs b;
+    cudaStream_t stream;
+} BfsCall;
+// One device-to-device copy, as timeMs replays it.
+typedef struct {
+    void *dst, *src;
+    size_t bytes;
+    cudaStream_t stream;
+} Copy;
 // The figures the headlines are made of, gathered over the inputs.
 typedef struct {
     double logPlain, minPlain, logCu[kDensityCount], logBsr, logDecode;
@@ -2180,12 +2193,6 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
 }
 
 // ---------------------------------------------------------------- part 2 on the GPU
-typedef struct {
-    int variant, source, grid38, gridDb;
-    BfsArrays a;
-    DbBfs b;
-    cudaStream_t stream;
-} BfsCall;
 static void launchBfs(const void* ctx) {
     BfsCall c = *(const BfsCall*)ctx;
     if (c.variant == kDay38) {
@@ -2319,6 +2326,10 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
     return failures;
 }
 
+static void launchCopy(const void* ctx) {
+    const Copy* c = (const Copy*)ctx;
+    CUDA_CHECK(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, c->stream));
+}
 // The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus written,
 // launched from the host (a graph's copy node runs slower: day 37's notes). Returns its GB/s.
 static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
@@ -2332,25 +2343,11 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
     printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
            prop.name, prop.major, prop.minor, prop.multiProcessorCount, driver / 1000,
            driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
-    void *src = toDevice(NULL, bytes), *dst = toDevice(NULL, bytes);
-    cudaEvent_t start, stop;
-    float ms = 0.0f;
-    CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < kWarmupRuns + kTimedRuns; ++i) {
-        if (i == kWarmupRuns)
-            CUDA_CHECK(cudaEventRecord(start, stream));
-        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
-    }
-    CUDA_CHECK(cudaEventRecord(stop, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(dst));
-    CUDA_CHECK(cudaFree(src));
-    ms /= kTimedRuns;
+    const Copy copy = {toDevice(NULL, bytes), toDevice(NULL, bytes), bytes, stream};
+    CUDA_CHECK(cudaMemset(copy.src, 0x5a, bytes));
+    const float ms = timeMs(launchCopy, &copy, stream, kTimedRuns, false);
+    CUDA_CHECK(cudaFree(copy.dst));
+    CUDA_CHECK(cudaFree(copy.src));
     const double gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
     printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n",
            bytes / 1e6, ms, gbs);
