@@ -215,7 +215,6 @@ struct Input {
     double feature[kFeatureCount];
     int sweepDims;      // swept at the first sweepDims dims
     int reorderedFrom;  // the input this is an RCM copy of (-1: none)
-    int family;         // training family (-1: none)
 };
 struct Config {
     int W, F, V, S;
@@ -895,15 +894,14 @@ static int buildConfigs(int dim, int small, Config* out) {
                                               kVChoices[v], S);
     return count;
 }
-static int sameConfig(Config a, Config b) {
-    return a.W == b.W && a.F == b.F && a.V == b.V && a.S == b.S;
-}
 static void configName(Config c, char* out, size_t cap) {
     snprintf(out, cap, "W%d F%d V%d S%d", c.W, c.F, c.V, c.S);
 }
-static int findConfig(const DimResult* r, Config c) {
-    for (int k = 0; k < r->configCount; ++k)
-        if (sameConfig(r->configs[k], c))
+// Where c stands among count configurations; -1 when it is not one of them.
+static int findConfig(const Config* configs, int count, Config c) {
+    for (int k = 0; k < count; ++k)
+        if (configs[k].W == c.W && configs[k].F == c.F && configs[k].V == c.V &&
+            configs[k].S == c.S)
             return k;
     return -1;
 }
@@ -962,9 +960,7 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     const int refDim = training ? o->dims[0] : maxDim;
     const size_t size = (size_t)n * maxDim;
     float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B at a dim, want, tol
-    float* packB = host + size;
-    float* want = host + 2 * size;
-    float* tol = want + (size_t)n * refDim;
+    float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
     for (size_t i = 0; i < size; ++i)
         host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
     for (int i = 0; i < n; ++i)
@@ -1031,7 +1027,7 @@ static double ratio(float num, float den) {
 // best time / the time of configuration c: 1 for the oracle's own pick, kPerfFloor for a failed
 // one (or one not swept).
 static double perfOf(const DimResult* r, Config c) {
-    const int k = findConfig(r, c);
+    const int k = findConfig(r->configs, r->configCount, c);
     if (r->best < 0 || k < 0 || !(r->ms[k] > 0.0f))
         return kPerfFloor;
     return r->ms[r->best] / r->ms[k];
@@ -1043,7 +1039,8 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted, C
     if (r->best >= 0)
         configName(r->configs[r->best], best, sizeof(best));
     const float bestMs = r->best >= 0 ? r->ms[r->best] : 0.0f;
-    const int dflt = findConfig(r, makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS));
+    const Config untuned = makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS);
+    const int dflt = findConfig(r->configs, r->configCount, untuned);
     printf("~ %4d %8.1f {%-8s} %7.1f %8.1f {%-12s} %6.2f %6.2f %6.2f %7.3f %7.3f\n", r->dim,
            gflops(in->a.nnz, r->dim, r->cusparseMs), kCusparseAlgNames[r->cusparseAlg],
            gflops(in->a.nnz, r->dim, r->basicMs), gflops(in->a.nnz, r->dim, bestMs), best,
@@ -1200,10 +1197,8 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
 }
 static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
     const Config c = predict(tree, set->x + (size_t)g * kFeatureCount, tree->dim, NULL, 0);
-    for (int k = 0; k < set->configCount; ++k)
-        if (sameConfig(set->configs[k], c))
-            return set->perf[(size_t)g * set->configCount + k];
-    return 0.0;
+    const int k = findConfig(set->configs, set->configCount, c);
+    return k >= 0 ? set->perf[(size_t)g * set->configCount + k] : 0.0;
 }
 // snippet: lofo
 // Leave one family out: for each family, fit on the other seven and score the trees on the family
@@ -1334,7 +1329,7 @@ static int trainMain(const Options* o) {
     for (int g = 0; g < count; ++g) {
         generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
         graphs[g].sweepDims = o->dimCount;
-        family[g] = graphs[g].family;
+        family[g] = g / kFamilyMembers;
         analyseInput(&graphs[g]);
         const double* f = graphs[g].feature;
         printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
@@ -2580,7 +2575,6 @@ static void generateTrainGraph(int family, int member, Input* in) {
         permuteCsr(a, NULL, seed ^ kSeedShuffle, a);
     snprintf(in->name, sizeof(in->name), "%s-%d", kFamilyNames[family], member);
     snprintf(in->about, sizeof(in->about), "%s%s", shape, shuffle ? ", ids shuffled" : "");
-    in->family = family;
     in->reorderedFrom = -1;
 }
 // end snippet
@@ -2761,7 +2755,6 @@ static Input* addInput(Input* inputs, int* count, const char* name, const char* 
     snprintf(in->name, sizeof(in->name), "%s", name);
     snprintf(in->about, sizeof(in->about), "%s", about);
     in->reorderedFrom = -1;
-    in->family = -1;
     return in;
 }
 static void addReordered(Input* inputs, int* count, int from, const Options* o) {
