@@ -14,11 +14,12 @@
 // clang-format off: the run lines are --help's text, one line each
 // Run: ./spmv                  cuda-words.mtx (opened from this folder), a 128^3 stencil, a scale-21 Kronecker graph
 // Run: ./spmv --small          the same code paths on small inputs, for compute-sanitizer
+// Run: ./spmv --full           the plot's data as well, with any inputs (evidence/full-*.txt holds such a run)
 // Run: ./spmv --stencil N      only the inputs named, in order: an N^3 stencil (N 2..640), and with
 // Run: ./spmv --kron SCALE     a 2^SCALE-vertex Kronecker graph (SCALE 4..24); up to 8 inputs, mixed
 // Run: ./spmv FILE.mtx         a Matrix Market file, alone or among the others
 // Run: ./spmv --help           this list (-h too); the transcripts of these runs are in evidence/
-// Full: ./spmv --stencil 64 --stencil 128 --stencil 256 --kron 18 --kron 20 --kron 22
+// Full: ./spmv --full --stencil 64 --stencil 128 --stencil 256 --kron 18 --kron 20 --kron 22
 // clang-format on
 
 #include <math.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -36,6 +38,7 @@ static const char* const kUsage =
     "usage:\n"
     "  ./spmv                  cuda-words.mtx (opened from this folder), a 128^3 stencil, a scale-21 Kronecker graph\n"
     "  ./spmv --small          the same code paths on small inputs, for compute-sanitizer\n"
+    "  ./spmv --full           the plot's data as well, with any inputs (evidence/full-*.txt holds such a run)\n"
     "  ./spmv --stencil N      only the inputs named, in order: an N^3 stencil (N 2..640), and with\n"
     "  ./spmv --kron SCALE     a 2^SCALE-vertex Kronecker graph (SCALE 4..24); up to 8 inputs, mixed\n"
     "  ./spmv FILE.mtx         a Matrix Market file, alone or among the others\n"
@@ -105,8 +108,8 @@ static_assert((2LL * kKronEdgeFactor << kMaxKronScale) <= INT32_MAX, "kron offse
 // CSR: row r's entries are colIndices[rowOffsets[r] .. rowOffsets[r + 1]), columns ascending, no
 // duplicates. int32 offsets, as cuSPARSE and the kernels index; every builder keeps nnz below 2^31.
 struct HostMatrix {
-    char name[64];          // short id used in tables and the plot
-    char description[192];  // one line for the reader
+    char name[176];         // short id used in tables and the plot (a file's: its name, quoted)
+    char description[256];  // one line for the reader
     int rows, cols, nnz;
     long long merged;              // duplicates the reader summed; -1 when generated
     int *rowOffsets, *colIndices;  // rows + 1, nnz
@@ -139,15 +142,24 @@ static const char* const kVariantNames[kVariants] = {
     "thread-per-row", "warp-per-row",      "sub-warp",         "nnz-tile",
     "loads-first",    "cuSPARSE CSR_ALG1", "cuSPARSE CSR_ALG2"};
 
+// The CPU's answer for a row: y = A * x in double; sum |a_ij * x_j|, the scale of its rounding
+// error.
+struct RowRef {
+    double y, absSum;
+};
+static const RowRef kEmptyRow = {0.0, 0.0};
+
 // One input on the host: what the command line asked for, the matrix, the CPU's answer, the tiles.
 struct Input {
     InputKind kind;
-    const char* path;  // a file's
-    int size;          // a stencil's N or a graph's scale
+    const char* path;   // a file's
+    const char* label;  // what a refusal names: the file's path, or the generated matrix's name
+    int size;           // a stencil's N or a graph's scale
     HostMatrix m;
-    // rows each: y = A * x in double; sum |a_ij * x_j|, the scale of its rounding error
-    double *refY, *absSum;
-    double checksum;   // the sum of refY
+    // The CPU's answer, one per non-empty row: an empty row's is 0, and a file may declare
+    // millions of them.
+    RowRef* ref;
+    double checksum;   // the sum of y
     RowBlock* blocks;  // tile schedule: blockCount blocks, chunkBlocks of them for longRows rows
     int blockCount, longRows, chunkBlocks;
     int subWarpLanes, ruleKernel;  // the lanes rule's width; the kernel rule's pick, a Kernel
@@ -380,6 +392,36 @@ __global__ void spmvLoadsFirst(int rows, const int* __restrict__ rowOffsets,
 }
 // end snippet
 
+// ---------------------------------------------------------------- host memory
+// `bytes` zeroed, or NULL after the one line that names the input (`who`), the bytes and what they
+// were for.
+static void* hostAlloc(const char* who, size_t bytes, const char* what) {
+    void* p = calloc(1, bytes > 0 ? bytes : 1);
+    if (!p)
+        fprintf(stderr, "%s: out of host memory (%zu bytes for %s)\n", who, bytes, what);
+    return p;
+}
+
+// True when an input fits in this machine's memory beside the *held bytes that the inputs before
+// it keep; then adds what it keeps: row offsets and x (4 bytes a row, 4 a column), columns and
+// values (8 a nonzero), the reference (16 a non-empty row) and the tiles (16 bytes each, see
+// buildTileSchedule). For a while it also holds the row-length histogram and, in the GPU part, y's
+// copy, and `building`: what making it holds (a file's entries, a graph's edges). Else false after
+// the line that says so.
+static bool fitsHost(const char* who, double* held, double rows, double cols, double nnz,
+                     double building) {
+    const double kept = 4 * rows + 4 * cols + 8 * nnz + 16 * fmin(rows, nnz) +
+                        (rows / kTileMaxRows + nnz / 8 + 2) * sizeof(RowBlock);
+    const double need = *held + kept + 4 * (nnz + 1) + 4 * (rows + kGuardFloats) + building;
+    const double has = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    *held += kept;
+    if (need <= has)
+        return true;
+    fprintf(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f\n", who, need,
+            has);
+    return false;
+}
+
 // ---------------------------------------------------------------- CPU reference
 static int rowLength(const HostMatrix* m, long long r) {
     return m->rowOffsets[r + 1] - m->rowOffsets[r];
@@ -389,19 +431,22 @@ static int rowLength(const HostMatrix* m, long long r) {
 // |a_ij * x_j|, which bounds how far any float summation order may land.
 static bool computeReference(Input* in) {
     const HostMatrix* m = &in->m;
-    in->refY = (double*)malloc((size_t)m->rows * sizeof(double));
-    in->absSum = (double*)malloc((size_t)m->rows * sizeof(double));
-    if (!in->refY || !in->absSum)
+    const size_t filled = (size_t)(m->rows < m->nnz ? m->rows : m->nnz);  // non-empty rows, at most
+    in->ref = (RowRef*)hostAlloc(in->label, filled * sizeof(RowRef), "the CPU reference");
+    if (!in->ref)
         return false;
     in->checksum = 0.0;
+    RowRef* ref = in->ref;
     for (int r = 0; r < m->rows; ++r) {
-        in->refY[r] = in->absSum[r] = 0.0;
+        if (rowLength(m, r) == 0)
+            continue;
         for (int e = m->rowOffsets[r]; e < m->rowOffsets[r + 1]; ++e) {
             const double p = (double)m->values[e] * (double)m->x[m->colIndices[e]];
-            in->refY[r] += p;
-            in->absSum[r] += fabs(p);
+            ref->y += p;
+            ref->absSum += fabs(p);
         }
-        in->checksum += in->refY[r];
+        in->checksum += ref->y;
+        ++ref;
     }
     return true;
 }
@@ -429,23 +474,25 @@ static bool checkResult(const char* variant, const Input* in, const float* got, 
     const HostMatrix* m = &in->m;
     int firstBad = -1, badRows = 0, guardHit = -1;
     double gotSum = 0.0, tolSum = 0.0;
+    const RowRef* ref = in->ref;  // the next non-empty row's answer
+    const RowRef* bad = NULL;     // the first wrong row's
     for (int r = 0; r < m->rows; ++r) {
-        const double tol = rowTolerance(rowLength(m, r), in->absSum[r]);
+        const RowRef* want = rowLength(m, r) > 0 ? ref++ : &kEmptyRow;
+        const double tol = rowTolerance(rowLength(m, r), want->absSum);
         tolSum += tol;
         gotSum += (double)got[r];
-        if (rowIsWrong(got[r], in->refY[r], tol)) {
-            if (badRows == 0)
-                firstBad = r;
-            ++badRows;
+        if (rowIsWrong(got[r], want->y, tol) && badRows++ == 0) {
+            firstBad = r;
+            bad = want;
         }
     }
-    if (firstBad >= 0) {
+    if (bad) {
         const int length = rowLength(m, firstBad);
         fprintf(stderr,
                 "%s on %s%s: %d of %d rows wrong; first is row %d (length %d): got %.9g, want "
                 "%.9g, tolerance %.3g\n",
                 variant, m->name, when, badRows, m->rows, firstBad, length, (double)got[firstBad],
-                in->refY[firstBad], rowTolerance(length, in->absSum[firstBad]));
+                bad->y, rowTolerance(length, bad->absSum));
     }
     const bool sumOk = fabs(gotSum - in->checksum) <= tolSum;  // the second check: y's total
     if (!sumOk)
@@ -515,14 +562,18 @@ static long long laneSlots(const HostMatrix* m, int lanes, int batch) {
 
 // The tile schedule. Rows are packed greedily into tiles; a tile closes when the next row would
 // overflow its nonzeros or its 256 rows, or make the longest row need more than kTileMaxReduceSteps
-// reduction steps. A row longer than a tile is cut into chunks, one block each (see the kernel).
+// reduction steps (the reduce-step cap). A row longer than a tile is cut into chunks, one block
+// each (see the kernel). Fewer than rows / 256 + nnz / 8 + 2 blocks: a tile is closed by its 256
+// rows, or it and the next row hold over 2048 nonzeros or a row of over 32, each row counted twice.
 static bool buildTileSchedule(Input* in) {
     const HostMatrix* m = &in->m;
-    // At most a tile per row, and a chunk per kTileNnz nonzeros.
-    in->blocks = (RowBlock*)malloc(((size_t)m->rows + m->nnz / kTileNnz + 1) * sizeof(RowBlock));
+    const size_t most = (size_t)m->rows / kTileMaxRows + (size_t)m->nnz / 8 + 2;
+    in->blocks = (RowBlock*)hostAlloc(in->label, most * sizeof(RowBlock), "the tile schedule");
     if (!in->blocks)
         return false;
-    in->blockCount = in->longRows = in->chunkBlocks = 0;
+    in->blockCount = 0;
+    in->longRows = 0;
+    in->chunkBlocks = 0;
     int open = -1;  // first row of the open tile, which holds rows open .. r - 1; -1 when none
     int openNnz = 0, openMax = 0;
     for (int r = 0; r <= m->rows; ++r) {
@@ -591,30 +642,33 @@ static double gbPerSecond(double bytes, double ms) {
     return bytes / (ms * 1e-3) / 1e9;
 }
 
-static void printAnalysis(const Input* in, int index, int count) {
+// The host part's report on one input; false after the line that says memory ran out.
+static bool printAnalysis(const Input* in, int index, int count) {
     const HostMatrix* m = &in->m;
     printf("\nInput %d of %d: %s, %s\n", index + 1, count, m->name, m->description);
-    int* lengths = (int*)malloc((size_t)m->rows * sizeof(int));
-    if (!lengths) {
-        printf("  (no host memory for the row statistics)\n");
-        return;
-    }
-    int empty = 0, longest = 0;
-    for (int r = 0; r < m->rows; ++r) {
-        lengths[r] = rowLength(m, r);
-        if (lengths[r] == 0)
-            ++empty;
-        if (lengths[r] > lengths[longest])
+    int longest = 0;
+    for (int r = 1; r < m->rows; ++r)
+        if (rowLength(m, r) > rowLength(m, longest))
             longest = r;
-    }
-    const int maxLen = lengths[longest];
-    qsort(lengths, (size_t)m->rows, sizeof(int), compareInts);
+    const int maxLen = rowLength(m, longest);
+    // Rows of each length, for the median: memory that grows with the nonzeros, not the rows.
+    int* rowsOfLength =
+        (int*)hostAlloc(in->label, ((size_t)maxLen + 1) * sizeof(int), "the row-length histogram");
+    if (!rowsOfLength)
+        return false;
+    for (int r = 0; r < m->rows; ++r)
+        ++rowsOfLength[rowLength(m, r)];
+    int minLen = 0, median = 0, below = 0;  // below: the rows shorter than `median`
+    while (median < maxLen && below + rowsOfLength[median] <= m->rows / 2)
+        below += rowsOfLength[median++];
+    while (rowsOfLength[minLen] == 0)
+        ++minLen;
     printf("  %d rows, %d columns, %d nonzeros\n", m->rows, m->cols, m->nnz);
     if (m->merged >= 0)
         printf("  duplicates merged: %lld\n", m->merged);
-    printf("  row length: min %d, median %d, mean %.2f, max %d (row %d); %d empty rows\n",
-           lengths[0], lengths[m->rows / 2], (double)m->nnz / m->rows, maxLen, longest, empty);
-    free(lengths);
+    printf("  row length: min %d, median %d, mean %.2f, max %d (row %d); %d empty rows\n", minLen,
+           median, (double)m->nnz / m->rows, maxLen, longest, rowsOfLength[0]);
+    free(rowsOfLength);
     printf(
         "  bytes per SpMV: %.1f MB compulsory (offsets, columns, values, x once, y), %.1f MB if x "
         "were read once per nonzero\n",
@@ -627,21 +681,20 @@ static void printAnalysis(const Input* in, int index, int count) {
         "  nnz-tile: %d blocks of at most %d nonzeros and %d rows; rows longer than a tile: %d, "
         "cut into %d chunk blocks\n",
         in->blockCount, kTileNnz, kTileMaxRows, in->longRows, in->chunkBlocks);
-    printf("  lane slots issued, counted from the row lengths:\n");
+    printf("  lane slots (a lane for one step of its warp, busy or idle), from the row lengths:\n");
     printf("    %-22s %14s %16s\n", "mapping", "lane slots", "nonzeros/slot");
     const long long slots[kKernelCount] = {laneSlots(m, 1, 1), laneSlots(m, kWarpSize, 1),
                                            laneSlots(m, in->subWarpLanes, 1), tileSlots(in),
                                            laneSlots(m, 1, kLoadsFirst)};
+    char lanes[24], label[48];
+    snprintf(lanes, sizeof(lanes), " (%d lanes)", in->subWarpLanes);
     for (int k = 0; k < kKernelCount; ++k) {
-        char label[48];
-        if (k == kSubWarp)
-            snprintf(label, sizeof(label), "sub-warp (%d lanes)", in->subWarpLanes);
-        else
-            snprintf(label, sizeof(label), "%s", kVariantNames[k]);
+        snprintf(label, sizeof(label), "%s%s", kVariantNames[k], k == kSubWarp ? lanes : "");
         printf("    %-22s %14lld %15.1f%%\n", label, slots[k],
                slots[k] > 0 ? 100.0 * m->nnz / (double)slots[k] : 0.0);
     }
     printf("  CPU reference (double): checksum sum(y) = %.9e\n", in->checksum);
+    return true;
 }
 
 // ---------------------------------------------------------------- timing and launchers
@@ -664,21 +717,8 @@ static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A * x + 0 * y
 static const cusparseSpMVAlg_t kAlgs[kCusparseAlgs] = {CUSPARSE_SPMV_CSR_ALG1,
                                                        CUSPARSE_SPMV_CSR_ALG2};
 
-// The four row mappings share one signature, so one launch line serves them.
+// The four row mappings share one signature, so one launch line serves them (lanes a power of two).
 typedef void (*RowKernel)(int, const int*, const int*, const float*, const float*, float*);
-
-// The sub-warp kernel's instance for `lanes` lanes per row, a power of two from 2 to 32.
-static RowKernel subWarpKernel(int lanes) {
-    if (lanes == 2)
-        return spmvSubWarp<2>;
-    if (lanes == 4)
-        return spmvSubWarp<4>;
-    if (lanes == 8)
-        return spmvSubWarp<8>;
-    if (lanes == 16)
-        return spmvSubWarp<16>;
-    return spmvSubWarp<32>;
-}
 
 static void launchVariant(const Variant* v) {
     const DeviceMatrix* d = v->d;
@@ -693,20 +733,16 @@ static void launchVariant(const Variant* v) {
             d->blocks, d->rowOffsets, d->colIndices, d->values, d->x, d->y, d->chunkPartials,
             d->chunkArrivals);
     } else {
-        // Threads per row: 1 (thread per row, loads first), 32 (warp per row), or the sub-warp's.
-        RowKernel kernel = spmvThreadPerRow;
-        int lanes = 1;
-        if (v->index == kWarpPerRow) {
-            kernel = spmvWarpPerRow;
-            lanes = kWarpSize;
-        } else if (v->index == kSubWarp) {
-            kernel = subWarpKernel(v->lanes);
-            lanes = v->lanes;
-        } else if (v->index == kLoadsFirstKernel) {
-            kernel = spmvLoadsFirst;
-        }
+        // Each row mapping, by Kernel, with its threads per row; the sub-warp's instance by lanes.
+        const RowKernel kernels[kKernelCount] = {spmvThreadPerRow, spmvWarpPerRow, NULL, NULL,
+                                                 spmvLoadsFirst};
+        const RowKernel subWarp[] = {spmvSubWarp<2>, spmvSubWarp<4>, spmvSubWarp<8>,
+                                     spmvSubWarp<16>, spmvSubWarp<32>};
+        const int lanes[kKernelCount] = {1, kWarpSize, v->lanes, 0, 1};
+        const RowKernel kernel =
+            v->index == kSubWarp ? subWarp[ilogb(v->lanes) - 1] : kernels[v->index];
         const long long blocks =
-            ((long long)d->rows * lanes + kThreadsPerBlock - 1) / kThreadsPerBlock;
+            ((long long)d->rows * lanes[v->index] + kThreadsPerBlock - 1) / kThreadsPerBlock;
         kernel<<<(int)blocks, kThreadsPerBlock, 0, v->stream>>>(
             d->rows, d->rowOffsets, d->colIndices, d->values, d->x, d->y);
     }
@@ -799,10 +835,8 @@ static int checkAndTime(Variant* v, const Input* in, float* hostY) {
             ++failures;
     }
     if (failures == 0)
-        printf(
-            "  all %d variants match the CPU on all %d rows, checksums match, nothing written past "
-            "y\n",
-            kVariants, in->m.rows);
+        printf("  all %d variants match the CPU on all %d rows and in sum; none wrote past y\n",
+               kVariants, in->m.rows);
     for (int i = 0; i < kVariants; ++i) {
         if (!v[i].passed)
             continue;
@@ -828,21 +862,20 @@ struct InputTimes {
 // One input on the device: matrix, x, y with its guard floats, tile schedule; arrivals zeroed.
 static DeviceMatrix uploadInput(const Input* in) {
     const HostMatrix* m = &in->m;
-    const size_t blocks = (size_t)in->blockCount;
-    DeviceMatrix d = {
-        .rows = m->rows,
-        .cols = m->cols,
-        .nnz = m->nnz,
-        .blockCount = in->blockCount,
-        .rowOffsets = (int*)toDevice(m->rowOffsets, ((size_t)m->rows + 1) * sizeof(int)),
-        .colIndices = (int*)toDevice(m->colIndices, (size_t)m->nnz * sizeof(int)),
-        .values = (float*)toDevice(m->values, (size_t)m->nnz * sizeof(float)),
-        .x = (float*)toDevice(m->x, (size_t)m->cols * sizeof(float)),
-        .y = (float*)toDevice(NULL, ((size_t)m->rows + kGuardFloats) * sizeof(float)),
-        .blocks = (RowBlock*)toDevice(in->blocks, blocks * sizeof(RowBlock)),
-        .chunkPartials = (float*)toDevice(NULL, blocks * sizeof(float)),
-        .chunkArrivals = (unsigned int*)toDevice(NULL, blocks * sizeof(unsigned int)),
-    };
+    const size_t blocks = (size_t)in->blockCount, nnzBytes = (size_t)m->nnz * sizeof(int);
+    DeviceMatrix d = {};
+    d.rows = m->rows;
+    d.cols = m->cols;
+    d.nnz = m->nnz;
+    d.blockCount = in->blockCount;
+    d.rowOffsets = (int*)toDevice(m->rowOffsets, ((size_t)m->rows + 1) * sizeof(int));
+    d.colIndices = (int*)toDevice(m->colIndices, nnzBytes);
+    d.values = (float*)toDevice(m->values, nnzBytes);  // as many floats as ints
+    d.x = (float*)toDevice(m->x, (size_t)m->cols * sizeof(float));
+    d.y = (float*)toDevice(NULL, ((size_t)m->rows + kGuardFloats) * sizeof(float));
+    d.blocks = (RowBlock*)toDevice(in->blocks, blocks * sizeof(RowBlock));
+    d.chunkPartials = (float*)toDevice(NULL, blocks * sizeof(float));
+    d.chunkArrivals = (unsigned int*)toDevice(NULL, blocks * sizeof(unsigned int));
     CUDA_CHECK(cudaMemset(d.chunkArrivals, 0, blocks * sizeof(unsigned int)));
     return d;
 }
@@ -851,13 +884,12 @@ static DeviceMatrix uploadInput(const Input* in) {
 // compulsory model, GB/s, share of the copy ceiling, ratio to cuSPARSE's faster algorithm), the
 // plot's points, the best lesson kernel (known only after timing them all) and the rule's pick.
 static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t stream, double copyGBs,
-                    InputTimes* times) {
+                    bool plot, InputTimes* times) {
     const HostMatrix* m = &in->m;
-    float* hostY = (float*)malloc(((size_t)m->rows + kGuardFloats) * sizeof(float));
-    if (!hostY) {
-        fprintf(stderr, "out of host memory\n");
+    float* hostY =
+        (float*)hostAlloc(in->label, ((size_t)m->rows + kGuardFloats) * sizeof(float), "y's copy");
+    if (!hostY)
         return 1;
-    }
     DeviceMatrix d = uploadInput(in);
     Variant v[kVariants] = {};
     for (int i = 0; i < kVariants; ++i) {
@@ -879,6 +911,11 @@ static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t strea
     times->cusparseMs = sparseBest >= 0 ? v[sparseBest].ms : 0.0;
     times->bestMs = best >= 0 ? v[best].ms : 0.0;
     const double bytes = compulsoryBytes(m, false);
+    printf(
+        "  time per call; bytes: the compulsory ones; speed-up: cuSPARSE's time over this one's\n"
+        "  %-*s %-18s %12s%12s%14s%16s%17s\n",
+        (int)strlen(m->name), "input", "variant", "time", "bytes", "bandwidth", "share of copy",
+        "speed-up");
     for (int i = 0; i < kVariants; ++i) {
         if (!v[i].passed)
             continue;
@@ -886,16 +923,12 @@ static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t strea
         printf("~ %s %-18s %9.4f ms  %7.1f MB  %7.1f GB/s  %5.1f%% of copy  %5.2fx cuSPARSE\n",
                m->name, kVariantNames[i], v[i].ms, bytes / 1e6, gbs, 100.0 * gbs / copyGBs,
                times->cusparseMs > 0.0 ? times->cusparseMs / v[i].ms : 0.0);
+        if (plot && (i < kKernelCount || i == sparseBest))  // the plot: cuSPARSE's faster one
+            printf("~ plot: gbps | %s | %s | %.1f\n",
+                   i < kKernelCount ? kVariantNames[i] : "cuSPARSE", m->name, gbs);
     }
-    for (int i = 0; i < kKernelCount; ++i) {
-        if (v[i].passed)
-            printf("~ plot: gbps | %s | %s | %.1f\n", kVariantNames[i], m->name,
-                   gbPerSecond(bytes, v[i].ms));
-    }
-    if (sparseBest >= 0)
-        printf("~ plot: gbps | cuSPARSE | %s | %.1f\n", m->name,
-               gbPerSecond(bytes, times->cusparseMs));
-    printf("~ plot: gbps | copy ceiling | %s | %.1f\n", m->name, copyGBs);
+    if (plot)
+        printf("~ plot: gbps | copy ceiling | %s | %.1f\n", m->name, copyGBs);
     if (best >= 0 && sparseBest >= 0)
         printf("~ %s best lesson kernel {%s}: %.2fx cuSPARSE (its faster algorithm here: {%s})\n",
                m->name, kVariantNames[best], times->cusparseMs / times->bestMs,
@@ -920,16 +953,12 @@ static int runInput(const Input* in, cusparseHandle_t handle, cudaStream_t strea
 
 // The GPU, and the ceiling: a device-to-device copy far larger than L2, bytes read plus bytes
 // written, measured now, on this GPU. Returns its GB/s.
-static double deviceAndCeiling(size_t bytes, cudaStream_t stream) {
-    cudaDeviceProp prop;
-    int driver = 0, runtime = 0;
+static double deviceAndCeiling(size_t bytes, cudaStream_t stream, bool plot) {
+    cudaDeviceProp prop;  // the transcript's header records the driver and the runtime
     CUDA_CHECK(cudaSetDevice(0));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    CUDA_CHECK(cudaDriverGetVersion(&driver));
-    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
-           prop.name, prop.major, prop.minor, prop.multiProcessorCount, driver / 1000,
-           (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs\n", prop.name, prop.major, prop.minor,
+           prop.multiProcessorCount);
     void *src = toDevice(NULL, bytes), *dst = toDevice(NULL, bytes);
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaMemset(src, 0x5a, bytes));
@@ -948,20 +977,42 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream) {
     const double gbs = gbPerSecond(2.0 * (double)bytes, ms);
     printf("~ device-to-device copy of %.1f MB: %.4f ms, %.1f GB/s read + written (the ceiling)\n",
            bytes / 1e6, ms, gbs);
-    printf(
-        "plotspec: gbps | bar | CSR SpMV bandwidth per kernel against cuSPARSE and the copy "
-        "ceiling | input | GB/s (compulsory bytes)\n");
+    if (plot)
+        printf(
+            "plotspec: gbps | bar | CSR SpMV bandwidth per kernel against cuSPARSE and the copy "
+            "ceiling | input | GB/s (compulsory bytes)\n");
     return gbs;
+}
+
+// True when the GPU's free memory holds the copy ceiling's two buffers and, one at a time, each
+// input: row offsets and y (4 bytes a row each), x (4 a column), columns and values (8 a nonzero),
+// the tile schedule (24 bytes a block); cuSPARSE's work buffers, asked for later, come on top.
+// Else false after the line that names what does not fit.
+static bool fitsDevice(const Input* inputs, int count, size_t copyBytes) {
+    size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    for (int i = -1; i < count; ++i) {  // -1: the copy ceiling
+        const HostMatrix* m = i >= 0 ? &inputs[i].m : NULL;
+        const double need = m ? 8.0 * m->rows + 4.0 * m->cols + 8.0 * m->nnz +
+                                    24.0 * inputs[i].blockCount + 4.0 * (kGuardFloats + 1)
+                              : 2.0 * (double)copyBytes;
+        if (need > (double)freeBytes) {
+            fprintf(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free\n",
+                    m ? inputs[i].label : "the copy ceiling", need, freeBytes);
+            return false;
+        }
+    }
+    return true;
 }
 
 // Step 5: every input against the copy ceiling, on one created stream that cuSPARSE shares; then
 // the goals and headlines: the rule's pick against cuSPARSE at its worst over the inputs of
 // kLargeNnz nonzeros or more, the best lesson kernel as a geomean over all, its share of the copy
 // on the first stencil.
-static int runGpuPart(const Input* inputs, int count, bool small) {
+static int runGpuPart(const Input* inputs, int count, size_t copyBytes, bool plot) {
     cudaStream_t stream;
     CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
-    const double copyGBs = deviceAndCeiling(small ? kCopyBytesSmall : kCopyBytes, stream);
+    const double copyGBs = deviceAndCeiling(copyBytes, stream, plot);
     cusparseHandle_t handle;
     CUSPARSE_CHECK(cusparseCreate(&handle));
     CUSPARSE_CHECK(cusparseSetStream(handle, stream));
@@ -969,7 +1020,7 @@ static int runGpuPart(const Input* inputs, int count, bool small) {
     double logSum = 0.0, stencilFraction = -1.0, ruleMin = -1.0;
     for (int i = 0; i < count; ++i) {
         InputTimes times = {0.0, 0.0, 0.0};
-        failures += runInput(&inputs[i], handle, stream, copyGBs, &times);
+        failures += runInput(&inputs[i], handle, stream, copyGBs, plot, &times);
         if (times.bestMs > 0.0 && times.cusparseMs > 0.0) {
             logSum += log(times.cusparseMs / times.bestMs);
             ++logCount;
@@ -985,10 +1036,8 @@ static int runGpuPart(const Input* inputs, int count, bool small) {
     CUDA_CHECK(cudaStreamDestroy(stream));
     const double geomean = logCount > 0 ? exp(logSum / logCount) : 0.0;
     if (ruleMin >= 0.0)
-        printf(
-            "\n~ goal: the rule's pick >= 1.0x cuSPARSE on every input of %d nonzeros or more: "
-            "%.2f {%s}\n",
-            kLargeNnz, ruleMin, ruleMin >= 1.0 ? "met" : "not met");
+        printf("\n~ goal: the rule's pick >= 1.0x cuSPARSE on inputs of %d+ nonzeros: %.2f {%s}\n",
+               kLargeNnz, ruleMin, ruleMin >= 1.0 ? "met" : "not met");
     if (stencilFraction >= 0.0)
         printf("~ goal: >= 85%% of the copy bandwidth on the stencil: %.1f%% {%s}\n",
                100.0 * stencilFraction, stencilFraction >= 0.85 ? "met" : "not met");
@@ -1541,13 +1590,10 @@ static int mmRead(const char* path, MmMatrix* m) {
 
 static void freeInputs(Input* in, int count) {
     for (int i = 0; i < count; ++i) {
-        free(in[i].m.rowOffsets);
-        free(in[i].m.colIndices);
-        free(in[i].m.values);
-        free(in[i].m.x);
-        free(in[i].refY);
-        free(in[i].absSum);
-        free(in[i].blocks);
+        void* const all[] = {in[i].m.rowOffsets, in[i].m.colIndices, in[i].m.values,
+                             in[i].m.x,          in[i].ref,          in[i].blocks};
+        for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); ++k)
+            free(all[k]);
     }
 }
 
@@ -1574,15 +1620,17 @@ static float hashedValue(uint64_t seed, uint64_t a, uint64_t b) {
 }
 
 // Arrays for nnz entries (row offsets zeroed) and x, drawn like the values; freeInputs frees them.
-static bool allocMatrix(HostMatrix* m, int rows, int cols, long long nnz) {
+// False after the line that names `who` and the bytes that were not there.
+static bool allocMatrix(HostMatrix* m, const char* who, int rows, int cols, long long nnz) {
+    const size_t nnzBytes = (size_t)nnz * sizeof(int);  // int and float alike
     m->rows = rows;
     m->cols = cols;
     m->nnz = (int)nnz;
-    m->rowOffsets = (int*)calloc((size_t)rows + 1, sizeof(int));
-    m->colIndices = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
-    m->values = (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float));
-    m->x = (float*)malloc((size_t)cols * sizeof(float));
-    if (!m->rowOffsets || !m->colIndices || !m->values || !m->x)
+    m->rowOffsets = (int*)hostAlloc(who, ((size_t)rows + 1) * sizeof(int), "row offsets");
+    m->colIndices = (int*)(m->rowOffsets ? hostAlloc(who, nnzBytes, "column indices") : NULL);
+    m->values = (float*)(m->colIndices ? hostAlloc(who, nnzBytes, "values") : NULL);
+    m->x = (float*)(m->values ? hostAlloc(who, (size_t)cols * sizeof(float), "x") : NULL);
+    if (!m->x)
         return false;
     for (int j = 0; j < cols; ++j)
         m->x[j] = hashedValue(kSeedX, (uint64_t)j, 0);
@@ -1591,14 +1639,17 @@ static bool allocMatrix(HostMatrix* m, int rows, int cols, long long nnz) {
 
 // The 7-point stencil on an n^3 grid, row = (z * n + y) * n + x. Columns are
 // written in ascending order: z-1, y-1, x-1, self, x+1, y+1, z+1.
-static bool makeStencil(int n, HostMatrix* m) {
+// False after the line that says why: too big for this machine (`held` bytes are taken), or out of
+// memory.
+static bool makeStencil(int n, double* held, HostMatrix* m) {
     const int rows = n * n * n;
     const long long nnz = rows * 7LL - 6LL * n * n;  // each of the 6 faces loses one neighbour
     snprintf(m->name, sizeof(m->name), "stencil-%d", n);
     snprintf(m->description, sizeof(m->description),
              "3D 7-point stencil (the Laplacian's pattern) on a %d^3 grid", n);
     m->merged = -1;
-    if (!allocMatrix(m, rows, rows, nnz))
+    if (!fitsHost(m->name, held, rows, rows, (double)nnz, 0.0) ||
+        !allocMatrix(m, m->name, rows, rows, nnz))
         return false;
     int e = 0;
     for (int row = 0; row < rows; ++row) {
@@ -1629,14 +1680,8 @@ static void drawKronEdges(int scale, long long edges, int* from, int* to, int* l
         from[e] = to[e] = 0;
         for (int bit = scale - 1; bit >= 0; --bit) {
             const double r = uniform01(&state);
-            if (r >= kKronA && r < ab) {
-                to[e] |= 1 << bit;
-            } else if (r >= ab && r < abc) {
-                from[e] |= 1 << bit;
-            } else if (r >= abc) {
-                from[e] |= 1 << bit;
-                to[e] |= 1 << bit;
-            }
+            from[e] |= (r >= ab) << bit;                            // C or D: the lower half
+            to[e] |= (r >= kKronA && (r < ab || r >= abc)) << bit;  // B or D: the right half
         }
     }
     for (int i = 0; i < n; ++i)
@@ -1655,36 +1700,39 @@ static void drawKronEdges(int scale, long long edges, int* from, int* to, int* l
 
 // A Graph500 Kronecker graph of 16 * 2^scale drawn edges. Self loops are dropped, each edge stored
 // both ways and a repeated one once (the same edge twice is one edge). Values come from the
-// position hash: A is symmetric in pattern, not in value.
-static bool makeKron(int scale, HostMatrix* m) {
+// position hash: A is symmetric in pattern, not in value. False as makeStencil.
+static bool makeKron(int scale, double* held, HostMatrix* m) {
     const int n = 1 << scale;
     const long long edges = (long long)kKronEdgeFactor << scale;
+    // The drawn edges (sources, then targets), the vertex labels and the row counts, in one block.
+    const size_t drawnBytes = (2 * (size_t)edges + 2 * (size_t)n + 1) * sizeof(int);
     snprintf(m->name, sizeof(m->name), "kron-%d", scale);
     snprintf(
         m->description, sizeof(m->description),
         "Graph500 Kronecker graph, scale %d, edge factor %d, symmetric, duplicates stored once",
         scale, kKronEdgeFactor);
     m->merged = -1;
-    int* from = (int*)malloc((size_t)edges * sizeof(int));
-    int* to = (int*)malloc((size_t)edges * sizeof(int));
-    int* label = (int*)malloc((size_t)n * sizeof(int));
-    long long* offsets = (long long*)calloc((size_t)n + 1, sizeof(long long));
-    bool ok = from && to && label && offsets;
-    if (ok)
-        drawKronEdges(scale, edges, from, to, label);
+    // At most two stored entries an edge.
+    int* from = fitsHost(m->name, held, n, n, 2.0 * edges, (double)drawnBytes)
+                    ? (int*)hostAlloc(m->name, drawnBytes, "the edge list")
+                    : NULL;
+    if (!from)
+        return false;
+    int *to = from + edges, *label = to + edges, *offsets = label + n;
+    drawKronEdges(scale, edges, from, to, label);
     // A counting sort by row, both directions of every edge, straight into the matrix (rowOffsets
     // are the cursors); then each row sorted and its duplicates squeezed out, the first kept.
-    for (long long e = 0; ok && e < edges; ++e) {
+    for (long long e = 0; e < edges; ++e) {
         if (from[e] != to[e]) {
             ++offsets[from[e] + 1];
             ++offsets[to[e] + 1];
         }
     }
-    for (int r = 0; ok && r < n; ++r)
+    for (int r = 0; r < n; ++r)
         offsets[r + 1] += offsets[r];
-    ok = ok && allocMatrix(m, n, n, offsets[n]);
+    const bool ok = allocMatrix(m, m->name, n, n, offsets[n]);
     for (int r = 0; ok && r < n; ++r)
-        m->rowOffsets[r] = (int)offsets[r];
+        m->rowOffsets[r] = offsets[r];
     for (long long e = 0; ok && e < edges; ++e) {
         if (from[e] != to[e]) {
             m->colIndices[m->rowOffsets[from[e]]++] = to[e];
@@ -1696,7 +1744,7 @@ static bool makeKron(int scale, HostMatrix* m) {
         m->rowOffsets[r] = kept;
         qsort(m->colIndices + offsets[r], (size_t)(offsets[r + 1] - offsets[r]), sizeof(int),
               compareInts);
-        for (long long e = offsets[r]; e < offsets[r + 1]; ++e) {
+        for (int e = offsets[r]; e < offsets[r + 1]; ++e) {
             const int col = m->colIndices[e];
             if (e > offsets[r] && col == m->colIndices[e - 1])
                 continue;
@@ -1709,9 +1757,6 @@ static bool makeKron(int scale, HostMatrix* m) {
         m->nnz = kept;
     }
     free(from);
-    free(to);
-    free(label);
-    free(offsets);
     return ok;
 }
 
@@ -1719,10 +1764,18 @@ static bool makeKron(int scale, HostMatrix* m) {
 // count per row and a prefix sum. A pattern file, or one whose values are all equal, could not show
 // a kernel that pairs a value with the wrong entry, so its values come from the position hash (of
 // the lower-triangle position: a symmetric file stays symmetric). SpMV needs no square matrix.
-static bool loadMatrixMarket(const char* path, HostMatrix* m) {
+static bool loadMatrixMarket(const char* path, double* held, HostMatrix* m) {
     static const char* const kFields[] = {"real", "integer", "pattern"};
     static const char* const kSymmetry[] = {"general", "symmetric, both triangles stored",
                                             "skew-symmetric, both triangles stored"};
+    // The default run opens its own data by a relative path: from another folder, say where to go.
+    if (path == kWordsPath && access(path, F_OK) != 0 && errno == ENOENT) {
+        fprintf(stderr,
+                "%s: cannot open: No such file or directory (run the lesson from its own folder: "
+                "cd day37-csr-spmv)\n",
+                path);
+        return false;
+    }
     MmMatrix mm;
     if (mmRead(path, &mm) != 0)
         return false;
@@ -1734,18 +1787,18 @@ static bool loadMatrixMarket(const char* path, HostMatrix* m) {
         allEqual = mm.entry[e].val == mm.entry[0].val;
     const bool hashed = mm.field == MM_PATTERN || allEqual;
     const char* base = strrchr(path, '/');
-    snprintf(m->name, sizeof(m->name), "%.*s", 40, base ? base + 1 : path);
+    snprintf(m->name, sizeof(m->name), "%s", mmQuote(base ? base + 1 : path));
     char* dot = strrchr(m->name, '.');
-    if (dot && dot != m->name)
+    if (dot && dot != m->name && dot[-1] != '.')  // the extension dropped, unless the name was cut
         *dot = '\0';
-    snprintf(m->description, sizeof(m->description), "Matrix Market file %.100s (%s %s%s)", path,
-             kFields[mm.field], kSymmetry[mm.symmetry],
+    snprintf(m->description, sizeof(m->description), "Matrix Market file %s (%s %s%s)",
+             mmQuote(path), kFields[mm.field], kSymmetry[mm.symmetry],
              hashed && mm.field != MM_PATTERN ? ", all values equal, so hashed instead" : "");
     m->merged = mm.merged;
-    if (ok && !allocMatrix(m, mm.rows, mm.cols, mm.entries)) {
-        fprintf(stderr, "%s: out of host memory\n", path);
-        ok = false;
-    }
+    // The reader's entries are still held while the matrix is built from them.
+    ok = ok &&
+         fitsHost(path, held, mm.rows, mm.cols, mm.entries, (double)mm.entries * sizeof(MmEntry)) &&
+         allocMatrix(m, path, mm.rows, mm.cols, mm.entries);
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry entry = mm.entry[e];
         const bool upper = mm.symmetry != MM_GENERAL && entry.col > entry.row;
@@ -1765,15 +1818,15 @@ static bool loadMatrixMarket(const char* path, HostMatrix* m) {
 // ---------------------------------------------------------------- flags and main
 // Step 1: the inputs the command line names, in order, or the default three. Returns their count,
 // or -1 after the one line that says what is wrong.
-static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
+static int parseFlags(int argc, char** argv, Input* inputs, bool* small, bool* full) {
     int count = 0;
     for (int a = 1; a < argc; ++a) {
         const char* arg = argv[a];
         const bool stencil = strcmp(arg, "--stencil") == 0, kron = strcmp(arg, "--kron") == 0;
         long long value = 0;
         int overflow = 0;
-        if (strcmp(arg, "--small") == 0) {
-            *small = true;
+        if (strcmp(arg, "--small") == 0 || strcmp(arg, "--full") == 0) {
+            *(arg[2] == 's' ? small : full) = true;
             continue;
         }
         if (stencil || kron) {
@@ -1784,12 +1837,12 @@ static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
                 return -1;
             }
             if (!mmInteger(argv[a], &value, &overflow) || overflow || value < lo || value > hi) {
-                fprintf(stderr, "flag %s: '%s' is not an integer from %d to %d\n", arg, argv[a], lo,
-                        hi);
+                fprintf(stderr, "flag %s: '%s' is not an integer from %d to %d\n", arg,
+                        mmQuote(argv[a]), lo, hi);
                 return -1;
             }
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
+            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", mmQuote(arg));
             return -1;
         }
         if (count == kMaxInputs) {
@@ -1797,11 +1850,7 @@ static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
             return -1;
         }
         Input* in = &inputs[count++];
-        in->kind = kInputFile;
-        if (stencil)
-            in->kind = kInputStencil;
-        if (kron)
-            in->kind = kInputKron;
+        in->kind = stencil ? kInputStencil : kron ? kInputKron : kInputFile;
         in->path = arg;
         in->size = (int)value;
     }
@@ -1824,29 +1873,23 @@ static int parseFlags(int argc, char** argv, Input* inputs, bool* small) {
 // Steps 2 and 3: load, validate and generate every input, then the host part (tile schedule, lanes,
 // CPU reference, tables), all before the first CUDA call. False after the line that says why.
 static bool prepareInputs(Input* inputs, int count) {
+    double held = 0.0;  // host bytes the inputs built so far will keep
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
-        if (in->kind == kInputFile && !loadMatrixMarket(in->path, &in->m))
+        in->label = in->kind == kInputFile ? in->path : in->m.name;
+        const bool built = in->kind == kInputFile      ? loadMatrixMarket(in->path, &held, &in->m)
+                           : in->kind == kInputStencil ? makeStencil(in->size, &held, &in->m)
+                                                       : makeKron(in->size, &held, &in->m);
+        if (!built)
             return false;
-        if (in->kind == kInputStencil && !makeStencil(in->size, &in->m)) {
-            fprintf(stderr, "flag --stencil %d: out of host memory\n", in->size);
-            return false;
-        }
-        if (in->kind == kInputKron && !makeKron(in->size, &in->m)) {
-            fprintf(stderr, "flag --kron %d: out of host memory\n", in->size);
-            return false;
-        }
     }
     printf("Day 37: CSR SpMV, y = A * x in fp32; %d input%s\n", count, count == 1 ? "" : "s");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         in->subWarpLanes = chooseSubWarpLanes(&in->m);
         in->ruleKernel = chooseKernel(&in->m);
-        if (!buildTileSchedule(in) || !computeReference(in)) {
-            fprintf(stderr, "%s: out of host memory\n", in->m.name);
+        if (!buildTileSchedule(in) || !computeReference(in) || !printAnalysis(in, i, count))
             return false;
-        }
-        printAnalysis(in, i, count);
     }
     return true;
 }
@@ -1859,9 +1902,9 @@ int main(int argc, char** argv) {
         }
     }
     // Step 1: the inputs the command line names.
-    bool small = false;
+    bool small = false, full = false;
     Input inputs[kMaxInputs] = {};
-    const int count = parseFlags(argc, argv, inputs, &small);
+    const int count = parseFlags(argc, argv, inputs, &small, &full);
     if (count < 0)
         return EXIT_FAILURE;
     // Steps 2 and 3: every input built, checked and analysed on the host.
@@ -1869,18 +1912,29 @@ int main(int argc, char** argv) {
         freeInputs(inputs, count);
         return EXIT_FAILURE;
     }
-    // Step 4: the first CUDA call.
+    // Step 4: the first CUDA call. A machine with no NVIDIA driver at all reports an old driver.
     int deviceCount = 0;
     const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
     if (probe != cudaSuccess || deviceCount == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        const bool none = probe == cudaSuccess || probe == cudaErrorNoDevice;
+        if (none || probe == cudaErrorInsufficientDriver)
+            printf("no GPU found%s: ", none ? ""
+                                            : ", or its driver is older than this program's CUDA "
+                                              "runtime (nvidia-smi shows both)");
+        else
+            printf("the GPU cannot be used (CUDA: %s): ", cudaGetErrorString(probe));
+        puts("the host part above ran, the GPU part did not");
         freeInputs(inputs, count);
         return 2;
     }
-    // Step 5: the GPU part.
-    const int failures = runGpuPart(inputs, count, small);
+    // Step 5: the GPU part, when the GPU has the memory for it.
+    const size_t copyBytes = small ? kCopyBytesSmall : kCopyBytes;
+    const int failures = fitsDevice(inputs, count, copyBytes)
+                             ? runGpuPart(inputs, count, copyBytes, full)
+                             : -1;  // after the line that says what does not fit
     freeInputs(inputs, count);
+    if (failures < 0)
+        return EXIT_FAILURE;
     if (failures > 0)
         fprintf(stderr, "%d check(s) failed\n", failures);
     puts(failures > 0 ? "FAIL" : "PASS");
