@@ -9,9 +9,14 @@ A lesson prints the data of each figure as (CUDA-CODE-STYLE.md, section 5)
 KIND is bar (X is a category), line or logx (X is a number). One PNG per FIG
 is written beside the transcript (or into DIR), named FIG.png, with the GPU
 and the transcript's name in its footnote so a figure says where it came from.
+A lesson whose default run prints no plot data (it keeps them for its --full
+run, to keep its output readable) is drawn from the newest full-*.txt beside
+the transcript given.
 This is the course's only Python; it needs matplotlib and nothing else.
 """
+import glob
 import os
+import re
 import sys
 
 import matplotlib
@@ -40,6 +45,14 @@ def read_transcript(path):
                 fig, series, x, y = fields
                 points.setdefault(fig, {}).setdefault(series, []).append((x, float(y)))
     return header, specs, points
+
+
+def newest_full_run(path):
+    """The newest full-*.txt beside path (full-DATE.txt, then full-DATE-2.txt, ...), or None."""
+    def order(p):
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", os.path.basename(p)[:-4])]
+    runs = sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", "full-*.txt")), key=order)
+    return runs[-1] if runs else None
 
 
 def draw(fig_id, spec, series, footnote, out_path):
@@ -85,6 +98,10 @@ def main(argv):
     drawn = 0
     for path in argv:
         header, specs, points = read_transcript(path)
+        full = None if points else newest_full_run(path)
+        if full:
+            path = full
+            header, specs, points = read_transcript(path)
         missing = sorted(set(points) - set(specs))
         if missing:
             raise ValueError(f"{path}: plot data for {missing} has no plotspec line")
