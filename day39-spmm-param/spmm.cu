@@ -1849,8 +1849,9 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
 }
 
 // ---------------------------------------------------------------- plumbing
-// ---- begin common/mmio.h: the course's Matrix Market reader, copied verbatim; make check compares
-// it ---- mmRead() turns a `coordinate` file into 0-based COO triples sorted by (row, column),
+// ---- begin common/mmio.h ----
+// The course's Matrix Market reader, copied verbatim; make check compares it. mmRead() turns a
+// `coordinate` file into 0-based COO triples sorted by (row, column),
 // duplicates summed, a symmetric file's entry standing for (i, j) and (j, i). Anything else gets
 // one line on stderr, `FILE: line N: what is wrong` (indices 1-based, as in the file), with nothing
 // left held. Arrays grow with the entries read, never with the size line's claim: a lying header
