@@ -436,7 +436,8 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
     else
         accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
                                 acc);
-    const int tag = S ? unitPanel[unit] : unit, panel = tag >= 0 ? tag : -1 - tag;
+    const int tag = S ? unitPanel[unit] : unit;  // TRow: negative for a piece of a cut panel
+    const int panel = tag >= 0 ? tag : -1 - tag;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int row = panel * V + k;
