@@ -291,13 +291,16 @@ struct TrainSet {
     Config configs[kMaxConfigs];
     double *x, *perf;  // samples x kFeatureCount; samples x configCount
 };
+// One graph's value of one feature: growTree sorts them to find where to split.
 struct ValueOf {
     double value;
     int sample;
 };
+// A vertex and its degree: rcmOrder visits the lower degrees first.
 struct DegreeOf {
     int degree, id;
 };
+// The GCN's forward pass: its operands, and the SpMM that aggregates each layer.
 struct GcnPass {
     cublasHandle_t blas;
     int n, width[3];
@@ -2286,24 +2289,20 @@ static void freeCsr(Csr* a) {
     free(a->rowPtr);
     free(a->colIdx);
     free(a->val);
-    memset(a, 0, sizeof(*a));
-}
-static void freeInput(Input* in) {
-    freeCsr(&in->a);
-    for (int v = 0; v < kVCount; ++v) {
-        Pcsr* p = &in->pcsr[v];
-        free(p->panelPtr);
-        free(p->vecCol);
-        free(p->vecVal);
-        free(p->pieceStart);
-        free(p->pieceRow);
-        free(p->zeroPanels);
-    }
-    memset(in, 0, sizeof(*in));
 }
 static void freeInputs(Input* inputs, int count) {
-    for (int i = 0; i < count; ++i)
-        freeInput(&inputs[i]);
+    for (int i = 0; i < count; ++i) {
+        freeCsr(&inputs[i].a);
+        for (int v = 0; v < kVCount; ++v) {
+            Pcsr* p = &inputs[i].pcsr[v];
+            free(p->panelPtr);
+            free(p->vecCol);
+            free(p->vecVal);
+            free(p->pieceStart);
+            free(p->pieceRow);
+            free(p->zeroPanels);
+        }
+    }
     free(inputs);
 }
 static void addTriple(Triples* t, int row, int col, float val) {
