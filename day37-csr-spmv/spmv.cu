@@ -410,8 +410,10 @@ static void* hostAlloc(const char* who, size_t bytes, const char* what) {
 // the line that says so.
 static bool fitsHost(const char* who, double* held, double rows, double cols, double nnz,
                      double building) {
-    const double kept = 4 * rows + 4 * cols + 8 * nnz + 16 * fmin(rows, nnz) +
-                        (rows / kTileMaxRows + nnz / 8 + 2) * sizeof(RowBlock);
+    const double kept =
+        4 * rows + 4 * cols + 8 * nnz + 16 * fmin(rows, nnz) +
+        (rows / kTileMaxRows + 2 * nnz / (kTileMaxReduceSteps + 1) + 4 * nnz / kTileNnz + 2) *
+            sizeof(RowBlock);
     const double need = *held + kept + 4 * (nnz + 1) + 4 * (rows + kGuardFloats) + building;
     const double has = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     *held += kept;
@@ -431,22 +433,22 @@ static int rowLength(const HostMatrix* m, long long r) {
 // |a_ij * x_j|, which bounds how far any float summation order may land.
 static bool computeReference(Input* in) {
     const HostMatrix* m = &in->m;
-    const size_t filled = (size_t)(m->rows < m->nnz ? m->rows : m->nnz);  // non-empty rows, at most
+    // One per non-empty row, at most min(rows, nnz), and a spare that stays 0 (an empty row reads
+    // it after the last non-empty one).
+    const size_t filled = (size_t)(m->rows < m->nnz ? m->rows : m->nnz) + 1;
     in->ref = (RowRef*)hostAlloc(in->label, filled * sizeof(RowRef), "the CPU reference");
     if (!in->ref)
         return false;
     in->checksum = 0.0;
     RowRef* ref = in->ref;
     for (int r = 0; r < m->rows; ++r) {
-        if (rowLength(m, r) == 0)
-            continue;
         for (int e = m->rowOffsets[r]; e < m->rowOffsets[r + 1]; ++e) {
             const double p = (double)m->values[e] * (double)m->x[m->colIndices[e]];
             ref->y += p;
             ref->absSum += fabs(p);
         }
-        in->checksum += ref->y;
-        ++ref;
+        in->checksum += ref->y;  // 0 for an empty row, whose entry is the next row's, still 0
+        ref += rowLength(m, r) > 0;
     }
     return true;
 }
@@ -563,11 +565,15 @@ static long long laneSlots(const HostMatrix* m, int lanes, int batch) {
 // The tile schedule. Rows are packed greedily into tiles; a tile closes when the next row would
 // overflow its nonzeros or its 256 rows, or make the longest row need more than kTileMaxReduceSteps
 // reduction steps (the reduce-step cap). A row longer than a tile is cut into chunks, one block
-// each (see the kernel). Fewer than rows / 256 + nnz / 8 + 2 blocks: a tile is closed by its 256
-// rows, or it and the next row hold over 2048 nonzeros or a row of over 32, each row counted twice.
+// each (see the kernel). At most `most` blocks: a tile closes at its kTileMaxRows rows, or when it
+// and the next row hold over kTileNnz nonzeros (fewer than 2 nnz / kTileNnz such tiles, each row
+// counted twice) or a row over kTileMaxReduceSteps long (2 nnz / (kTileMaxReduceSteps + 1)); the
+// chunks are fewer than 2 nnz / kTileNnz; one tile closes at the end.
 static bool buildTileSchedule(Input* in) {
     const HostMatrix* m = &in->m;
-    const size_t most = (size_t)m->rows / kTileMaxRows + (size_t)m->nnz / 8 + 2;
+    const size_t rows = (size_t)m->rows, nnz = (size_t)m->nnz;
+    const size_t most =
+        rows / kTileMaxRows + 2 * nnz / (kTileMaxReduceSteps + 1) + 4 * nnz / kTileNnz + 2;
     in->blocks = (RowBlock*)hostAlloc(in->label, most * sizeof(RowBlock), "the tile schedule");
     if (!in->blocks)
         return false;
@@ -1895,12 +1901,9 @@ static bool prepareInputs(Input* inputs, int count) {
 }
 
 int main(int argc, char** argv) {
-    for (int a = 1; a < argc; ++a) {
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            fputs(kUsage, stdout);
-            return EXIT_SUCCESS;
-        }
-    }
+    for (int a = 1; a < argc; ++a)
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)
+            return fputs(kUsage, stdout) >= 0 ? EXIT_SUCCESS : EXIT_FAILURE;
     // Step 1: the inputs the command line names.
     bool small = false, full = false;
     Input inputs[kMaxInputs] = {};
