@@ -26,12 +26,14 @@
 // Run: ./spmspv --help          this list (-h too); transcripts in evidence/, what was tried in evidence/notes.md
 // clang-format on
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
 #include <cublas_v2.h>
@@ -71,7 +73,9 @@ static_assert(kThreadsPerBlock % kWarpSize == 0, "a block must be whole warps");
 // level, like the CPU's order; counts[2L] is level L's vertices, counts[2L + 1] its pieces (edge
 // ranges); visited, a bit per vertex. capacity: vertexCount (no queue holds more distinct
 // vertices); pieceCapacity: entries / kPieceEdges + vertexCount (every heavy list cut up);
-// heavyDegree: from it on a list is cut into pieces, or kNoHeavyDegree; sink: may be NULL.
+// heavyDegree: from it on a list is cut into pieces, or kNoHeavyDegree; sink: may be NULL. State
+// that other threads write in the same kernel (queue, counters, pieces) is read from L2 (__ldcg),
+// where atomics and other SMs' stores land, so that no stale L1 line answers.
 typedef struct {
     const int *rowOffsets, *colIndices;
     int *dist, *queue;
@@ -102,22 +106,6 @@ enum {
     kStepCount
 };
 
-// Reads search state that other threads write in this very kernel (queue, counters, pieces): from
-// L2 (__ldcg), where atomics and other SMs' stores land, so no stale L1 line answers.
-template <typename T>
-__device__ T loadState(const T* p) {
-    return __ldcg(p);
-}
-// The visited filter's read. A bit once set stays set, so a stale copy only says "not yet" of a
-// taken vertex and the atomicOr then says no: it may come from L1 (__ldca), where 2^21 bits
-// (256 KB) largely fit; dist (8 MB) would not.
-__device__ unsigned int loadVisited(const BfsArrays& a, int v) {
-    return __ldca(&a.visited[v / 32]);
-}
-// Neighbour lists are read once a search: streamed (__ldcs, evict first), they leave L1 alone.
-__device__ int loadNeighbour(const BfsArrays& a, int e) {
-    return __ldcs(&a.colIndices[e]);
-}
 // How many pieces a heavy vertex is cut into; 0 for a light one, and for all without pieces.
 __device__ int piecesOf(const BfsArrays& a, int v) {
     if (a.heavyDegree == kNoHeavyDegree)
@@ -125,14 +113,14 @@ __device__ int piecesOf(const BfsArrays& a, int v) {
     const int degree = a.rowOffsets[v + 1] - a.rowOffsets[v];
     return degree >= a.heavyDegree ? (degree + kPieceEdges - 1) / kPieceEdges : 0;
 }
-// Writes v's pieces from slot `first` on; a slot past the capacity means a vertex was claimed
-// twice (the judge says so).
-__device__ void writePieces(const BfsArrays& a, int v, long long first, int count) {
+// Writes v's `count` pieces from slot `first` on, and returns count; a slot past the capacity
+// means a vertex was claimed twice (the judge says so).
+__device__ int writePieces(const BfsArrays& a, int v, long long first, int count) {
     const int begin = a.rowOffsets[v], end = a.rowOffsets[v + 1];
-    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p) {
-        const int pieceBegin = begin + p * kPieceEdges;
-        a.pieces[first + p] = make_int2(pieceBegin, min(begin + (p + 1) * kPieceEdges, end));
-    }
+    for (int p = 0; p < count && first + p < a.pieceCapacity; ++p)
+        a.pieces[first + p] =
+            make_int2(begin + p * kPieceEdges, min(begin + (p + 1) * kPieceEdges, end));
+    return count;
 }
 // Every search starts with -1 in dist, no visited bit but the source's, zero counters, and the
 // source (with its pieces) as level 0: a kernel's work, not memsets, so that a host loop pays one
@@ -176,13 +164,9 @@ __device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const in
     if (total > 0) {  // rare: a heavy vertex claimed
         long long first =
             (long long)w.pieceStart + w.pieceSize + appendSlots(&a.counts[2 * w.level + 3], total);
-        for (int j = 0; j < kCount; ++j) {
-            const int pieces = won >> j & 1u ? piecesOf(a, v[j]) : 0;
-            if (pieces > 0) {
-                writePieces(a, v[j], first, pieces);
-                first += pieces;
-            }
-        }
+        for (int j = 0; j < kCount; ++j)
+            if (won >> j & 1u)
+                first += writePieces(a, v[j], first, piecesOf(a, v[j]));
     }
 #pragma unroll
     for (int j = 0; j < kCount; ++j) {
@@ -204,10 +188,13 @@ __device__ void enqueueClaims(const BfsArrays& a, const LevelWindow& w, const in
     }
 }
 // kCount edges a lane (edge[j] < 0: none), loads first: every neighbour, every visited word, then
-// every claim, so a lane has kCount loads and atomics in flight. The filter read is cheap and most
-// edges lead to a vertex already reached. The claim is an atomicOr: of all racers for v, exactly
-// one gets its bit back clear (a plain store would let each append v: dist perfect, a frontier
-// holding v twice). kUpTo stops after a step of the per-level table.
+// every claim, so a lane has kCount loads and atomics in flight. Neighbour lists are read once a
+// search: streamed (__ldcs, evict first), they leave L1 alone. The visited read is a filter, cheap,
+// and most edges lead to a vertex already reached; a bit once set stays set, so a stale copy only
+// says "not yet" of a taken vertex and the claim then says no: it may come from L1 (__ldca), where
+// 2^21 bits (256 KB) largely fit; dist (8 MB) would not. The claim is an atomicOr: of all racers
+// for v, exactly one gets its bit back clear (a plain store would let each append v: dist perfect,
+// a frontier holding v twice). kUpTo stops after a step of the per-level table.
 // snippet: claim
 template <int kUpTo, int kCount>
 __device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&edge)[kCount],
@@ -216,10 +203,10 @@ __device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&
     unsigned int word[kCount], won = 0u;
 #pragma unroll
     for (int j = 0; j < kCount; ++j)
-        v[j] = edge[j] >= 0 && kUpTo > kUpToSplit ? loadNeighbour(a, edge[j]) : -1;
+        v[j] = edge[j] >= 0 && kUpTo > kUpToSplit ? __ldcs(&a.colIndices[edge[j]]) : -1;
 #pragma unroll
     for (int j = 0; j < kCount; ++j)
-        word[j] = v[j] >= 0 && kUpTo > kUpToEdges ? loadVisited(a, v[j]) : 0u;
+        word[j] = v[j] >= 0 && kUpTo > kUpToEdges ? __ldca(&a.visited[v[j] / 32]) : 0u;
 #pragma unroll
     for (int j = 0; j < kCount; ++j) {
         const bool fresh = v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u);
@@ -231,7 +218,7 @@ __device__ void walkEdges(const BfsArrays& a, const LevelWindow& w, const int (&
 #pragma unroll
     for (int j = 0; j < kCount; ++j) {
         if (kUpTo >= kUpToClaim && v[j] >= 0 && !(word[j] >> (v[j] % 32) & 1u)) {
-            won |= 1u << j;  // the bit came back clear: v[j] is this lane's
+            won |= 1u << j;  // the bit was clear: v[j] is ours
             a.dist[v[j]] = w.level + 1;
         }
     }
@@ -275,14 +262,13 @@ __device__ void flushOutbox(const BfsArrays& a, const LevelWindow& w, Outbox* ou
     if (threadIdx.x == 0) {
         outbox->flushed = min(outbox->count, (unsigned int)kOutboxSlots);
         outbox->count = 0u;
-        unsigned int* next = &a.counts[2 * (w.level + 1)];
-        outbox->base = outbox->flushed > 0 ? atomicAdd(next, outbox->flushed) : 0u;
+        outbox->base =
+            outbox->flushed > 0 ? atomicAdd(&a.counts[2 * (w.level + 1)], outbox->flushed) : 0u;
     }
     __syncthreads();
-    for (unsigned int j = threadIdx.x; j < outbox->flushed; j += blockDim.x) {
+    for (unsigned int j = threadIdx.x; j < outbox->flushed; j += blockDim.x)
         if ((long long)w.start + w.size + outbox->base + j < a.capacity)
             a.queue[w.start + w.size + outbox->base + j] = outbox->vertex[j];
-    }
 }
 // Mapping 3, the one that adapts to degree. Heavy vertices were cut into pieces of kPieceEdges
 // edges when claimed; every warp of the grid takes pieces in turn, so 400 warps walk a hub of
@@ -298,23 +284,21 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
     const int lane = threadIdx.x % kWarpSize;
     unsigned long long sink = 0;
     for (long long p = thread / kWarpSize; p < w.pieceSize; p += warps) {
-        const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // pieces live in global memory
+        const int2 piece = __ldcg(&a.pieces[w.pieceStart + p]);  // global memory
         int edge[kPieceEdges / kWarpSize];
 #pragma unroll
-        for (int j = 0; j < kPieceEdges / kWarpSize; ++j) {
-            const int e = piece.x + lane + j * kWarpSize;
-            edge[j] = e < piece.y ? e : -1;
-        }
+        for (int j = 0; j < kPieceEdges / kWarpSize; ++j)
+            edge[j] =
+                piece.x + lane + j * kWarpSize < piece.y ? piece.x + lane + j * kWarpSize : -1;
         walkEdges<kUpTo>(a, w, edge, outbox, &sink);
     }
-    flushOutbox(a, w, outbox);  // the pieces' claims, from blocks that get no chunk too
-    const long long gridThreads = (long long)gridDim.x * blockDim.x;
+    flushOutbox(a, w, outbox);  // pieces' claims, chunk or not
     for (long long chunk = (long long)blockIdx.x * blockDim.x; chunk < w.size;
-         chunk += gridThreads) {
+         chunk += (long long)gridDim.x * blockDim.x) {
         const long long i = chunk + threadIdx.x;
         int degree = 0, begin = 0;
         if (i < w.size) {
-            const int u = loadState(&a.queue[w.start + i]);
+            const int u = __ldcg(&a.queue[w.start + i]);
             begin = a.rowOffsets[u];
             degree = a.rowOffsets[u + 1] - begin;
             if (degree >= a.heavyDegree)
@@ -329,32 +313,29 @@ __device__ void expandBalanced(const BfsArrays& a, const LevelWindow& w, int* sc
 #pragma unroll
             for (int j = 0; j < kLightEdges; ++j) {
                 const int k = first + j * blockDim.x + threadIdx.x;
-                int low = 0, high = vertices - 1;  // the last vertex whose first edge is <= k
-                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2) {
+                int low = 0, high = vertices - 1;  // k's owner: the last first edge <= k
+                for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2)
                     if (scan[mid] <= k)
                         low = mid;
                     else
                         high = mid - 1;
-                }
                 edge[j] = k < edges ? owners[low] + (k - scan[low]) : -1;
             }
             walkEdges<kUpTo>(a, w, edge, outbox, &sink);
         }
-        // Its barrier too: scan and owners are rewritten by the next chunk.
-        flushOutbox(a, w, outbox);
+        flushOutbox(a, w, outbox);  // its barrier: scan and owners are rewritten next
     }
+    // end snippet
     if (kUpTo < kUpToClaim && sink == 1)
-        *a.sink = sink;  // a store the compiler cannot drop
+        *a.sink = sink;  // a store that keeps the loads
 }
-// end snippet
-// The device loops read a level's counters after the barrier that ends the level before: every
-// append is done. A duplicate append could push a count past the end; read no further.
-__device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
+// The level after w, from the counts of its vertices and pieces (host and device loops alike). A
+// duplicate append could push a count past the end; read no further.
+__host__ __device__ LevelWindow windowAfter(const LevelWindow& w, unsigned int size,
+                                            unsigned int pieces, int capacity, int pieceCapacity) {
     LevelWindow next = {w.level + 1, w.start + w.size, 0, w.pieceStart + w.pieceSize, 0};
-    const unsigned int size = loadState(&a.counts[2 * next.level]);
-    const unsigned int pieces = loadState(&a.counts[2 * next.level + 1]);
-    const unsigned int room = (unsigned int)(a.capacity - next.start);
-    const unsigned int pieceRoom = (unsigned int)(a.pieceCapacity - next.pieceStart);
+    const unsigned int room = (unsigned int)(capacity - next.start);
+    const unsigned int pieceRoom = (unsigned int)(pieceCapacity - next.pieceStart);
     next.size = (int)(size < room ? size : room);
     next.pieceSize = (int)(pieces < pieceRoom ? pieces : pieceRoom);
     return next;
@@ -362,8 +343,7 @@ __device__ LevelWindow nextWindow(const BfsArrays& a, const LevelWindow& w) {
 // Device loop 2: the whole search in one cooperative grid, as many blocks as fit on the GPU at
 // once, grid.sync() the level barrier: it scales to graphs one block cannot carry, and its
 // barrier gathers every SM.
-// Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreadsPerBlock, gridDim.x at most the
-// co-resident blocks.
+// Launch: cooperative, blockDim.x = kThreadsPerBlock, gridDim.x at most the co-resident blocks.
 // snippet: grid-loop
 __global__ void __launch_bounds__((kThreadsPerBlock), kSearchBlocksPerSm)
     bfsGridLoop(BfsArrays a, int source) {
@@ -374,11 +354,12 @@ __global__ void __launch_bounds__((kThreadsPerBlock), kSearchBlocksPerSm)
     if (threadIdx.x == 0)
         outbox.count = 0u;
     grid.sync();
-    LevelWindow w = {0, 0, 1, 0, (int)loadState(&a.counts[1])};  // level 0: the source, its pieces
+    LevelWindow w = {0, 0, 1, 0, (int)__ldcg(&a.counts[1])};  // level 0: the source
     while (w.size > 0) {
         expandBalanced<kUpToQueue>(a, w, scan, owners, warpTotals, &outbox);
-        grid.sync();  // level barrier across every SM
-        w = nextWindow(a, w);
+        grid.sync();  // every SM's appends are done
+        const unsigned int* next = &a.counts[2 * (w.level + 1)];
+        w = windowAfter(w, __ldcg(next), __ldcg(next + 1), a.capacity, a.pieceCapacity);
     }
 }
 // end snippet
@@ -520,6 +501,8 @@ static const double kDecodeKeepX = 0.1;  // activations kept: a tenth, at random
 static const int kBeamerAlpha = 14, kBeamerBeta = 24;
 static const int kMaxInputs = 8;                         // Matrix Market files a run takes
 static const char* const kWordsPath = "cuda-words.mtx";  // the default run's real matrix
+// A file's host bytes at the peak, at most: a row, a column, a nonzero (README, Build and run).
+static const double kHostBytesRow = 80.0, kHostBytesCol = 48.0, kHostBytesNnz = 120.0;
 // Fixed seeds: the same inputs, x and roots on every run.
 static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL,
                       kSeedBfs = 0x5eed0040c3ULL, kSeedX = 0x5eed0040d4ULL,
@@ -1291,13 +1274,29 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
 // end snippet
 
 // ---------------------------------------------------------------- the DB format, built on the host
+// The last host allocation that failed, for the one line that says so: its bytes and its array.
+static size_t gFailedBytes = 0;
+static const char* gFailedWhat = "";
+static void* hostAlloc(size_t bytes, const char* what, bool zeroed) {
+    void* p = zeroed ? calloc(bytes > 0 ? bytes : 1, 1) : malloc(bytes > 0 ? bytes : 1);
+    if (!p) {
+        gFailedBytes = bytes;
+        gFailedWhat = what;
+    }
+    return p;
+}
+static void outOfMemory(const char* name) {
+    fprintf(stderr, "%s: out of host memory (%zu bytes for %s)\n", name, gFailedBytes, gFailedWhat);
+}
 static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->rows = rows;
     m->cols = cols;
     m->nnz = nnz;
-    m->offsets = (int*)calloc((size_t)rows + 1, sizeof(int));
-    m->index = (int*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int));
-    m->value = values ? (float*)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float)) : NULL;
+    m->offsets = (int*)hostAlloc(((size_t)rows + 1) * sizeof(int), "offsets", true);
+    m->index = (int*)hostAlloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int), "index", false);
+    m->value = values
+                   ? (float*)hostAlloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float), "value", false)
+                   : NULL;
     return m->offsets && m->index && (m->value || !values);
 }
 static int compareInts(const void* a, const void* b) {
@@ -1312,7 +1311,7 @@ static bool transpose(const Csr* a, Csr* t) {
         ++t->offsets[a->index[k] + 1];
     for (int c = 0; c < a->cols; ++c)
         t->offsets[c + 1] += t->offsets[c];
-    int* next = (int*)malloc(((size_t)a->cols + 1) * sizeof(int));
+    int* next = (int*)hostAlloc(((size_t)a->cols + 1) * sizeof(int), "next", false);
     if (!next)
         return false;
     memcpy(next, t->offsets, ((size_t)a->cols + 1) * sizeof(int));
@@ -1400,7 +1399,7 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     if ((long long)blocked * kBlockDim > s->scratchCap) {
         free(s->scratch);
         s->scratchCap = (long long)blocked * kBlockDim * 2;
-        s->scratch = (int*)malloc((size_t)s->scratchCap * sizeof(int));
+        s->scratch = (int*)hostAlloc((size_t)s->scratchCap * sizeof(int), "scratch", false);
         if (!s->scratch)
             return false;
     }
@@ -1427,7 +1426,7 @@ static bool buildPushViews(const Csr* a, Db* f) {
         ++f->colBlockOffsets[f->blockCol[b] + 1];
     for (int J = 0; J < f->blockCols; ++J)
         f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
-    int* next = (int*)malloc(((size_t)f->blockCols + 1) * sizeof(int));
+    int* next = (int*)hostAlloc(((size_t)f->blockCols + 1) * sizeof(int), "next", false);
     if (!next)
         return false;
     memcpy(next, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
@@ -1460,16 +1459,18 @@ static bool buildPushViews(const Csr* a, Db* f) {
 static bool allocDb(bool values, Db* f) {
     const size_t blocks = (size_t)f->blocks + 1, blocked = (size_t)f->blockedNnz + 1;
     const size_t side = (size_t)f->sideNnz + 1;
-    f->blockCol = (int*)malloc(blocks * sizeof(int));
-    f->blockStart = (int*)malloc(blocks * sizeof(int));
-    f->entryIndex = (unsigned char*)malloc(blocked);
-    f->entryValue = values ? (float*)malloc(blocked * sizeof(float)) : NULL;
-    f->colBlockOffsets = (int*)calloc((size_t)f->blockCols + 1, sizeof(int));
-    f->cscBlock = (int2*)malloc(blocks * sizeof(int2));
-    f->cscColStart = (unsigned char*)malloc(blocks * kBlockDim);
-    f->sideRowOffsets = (int*)calloc((size_t)f->rows + 1, sizeof(int));
-    f->sideCol = (int*)malloc(side * sizeof(int));
-    f->sideVal = values ? (float*)malloc(side * sizeof(float)) : NULL;
+    f->blockCol = (int*)hostAlloc(blocks * sizeof(int), "blockCol", false);
+    f->blockStart = (int*)hostAlloc(blocks * sizeof(int), "blockStart", false);
+    f->entryIndex = (unsigned char*)hostAlloc(blocked, "entryIndex", false);
+    f->entryValue = values ? (float*)hostAlloc(blocked * sizeof(float), "entryValue", false) : NULL;
+    f->colBlockOffsets =
+        (int*)hostAlloc(((size_t)f->blockCols + 1) * sizeof(int), "colBlockOffsets", true);
+    f->cscBlock = (int2*)hostAlloc(blocks * sizeof(int2), "cscBlock", false);
+    f->cscColStart = (unsigned char*)hostAlloc(blocks * kBlockDim, "cscColStart", false);
+    f->sideRowOffsets =
+        (int*)hostAlloc(((size_t)f->rows + 1) * sizeof(int), "sideRowOffsets", true);
+    f->sideCol = (int*)hostAlloc(side * sizeof(int), "sideCol", false);
+    f->sideVal = values ? (float*)hostAlloc(side * sizeof(float), "sideVal", false) : NULL;
     return f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !values) &&
            f->colBlockOffsets && f->cscBlock && f->cscColStart && f->sideRowOffsets && f->sideCol &&
            (f->sideVal || !values);
@@ -1483,12 +1484,13 @@ static bool buildDb(const Csr* a, Db* f) {
     f->blockRows = (a->rows + kBlockDim - 1) / kBlockDim;
     f->blockCols = (a->cols + kBlockDim - 1) / kBlockDim;
     BuildScratch s;
-    s.cnt = (int*)calloc((size_t)f->blockCols, sizeof(int));
-    s.slot = (int*)malloc((size_t)f->blockCols * sizeof(int));
-    s.touched = (int*)malloc((size_t)f->blockCols * sizeof(int));
+    s.cnt = (int*)hostAlloc((size_t)f->blockCols * sizeof(int), "cnt", true);
+    s.slot = (int*)hostAlloc((size_t)f->blockCols * sizeof(int), "slot", false);
+    s.touched = (int*)hostAlloc((size_t)f->blockCols * sizeof(int), "touched", false);
     s.scratchCap = kBlockDim;
-    s.scratch = (int*)malloc((size_t)s.scratchCap * sizeof(int));
-    f->rowBlockOffsets = (int*)calloc((size_t)f->blockRows + 1, sizeof(int));
+    s.scratch = (int*)hostAlloc((size_t)s.scratchCap * sizeof(int), "scratch", false);
+    f->rowBlockOffsets =
+        (int*)hostAlloc(((size_t)f->blockRows + 1) * sizeof(int), "rowBlockOffsets", true);
     bool ok = s.cnt && s.slot && s.touched && s.scratch && f->rowBlockOffsets;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, false, f, &s);
@@ -1536,7 +1538,8 @@ static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* item
     long long count = 0;
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {
-            *items = (PullItem*)malloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem));
+            *items = (PullItem*)hostAlloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem),
+                                          "items", false);
             if (!*items)
                 return false;
         }
@@ -1633,9 +1636,9 @@ static void countWork(const Input* in, XCase* xc) {
 static bool cpuReference(const Input* in, XCase* xc) {
     const Csr* at = &in->at;
     const int rows = in->a.rows;
-    xc->refY = (double*)calloc((size_t)rows, sizeof(double));
-    xc->absSum = (double*)calloc((size_t)rows, sizeof(double));
-    xc->rowProducts = (int*)calloc((size_t)rows, sizeof(int));
+    xc->refY = (double*)hostAlloc((size_t)rows * sizeof(double), "refY", true);
+    xc->absSum = (double*)hostAlloc((size_t)rows * sizeof(double), "absSum", true);
+    xc->rowProducts = (int*)hostAlloc((size_t)rows * sizeof(int), "rowProducts", true);
     if (!xc->refY || !xc->absSum || !xc->rowProducts)
         return false;
     for (int j = 0; j < in->a.cols; ++j) {
@@ -1830,9 +1833,9 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
     view->colBlockOffsets =
         (const int*)keep(d, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
     // Push's view: one 32-byte sector a block, {block row, entry start} and the column table.
-    uint4* record = (uint4*)malloc((blocks * 2 + 1) * sizeof(uint4));
+    uint4* record = (uint4*)hostAlloc((blocks * 2 + 1) * sizeof(uint4), "record", false);
     if (!record) {
-        fprintf(stderr, "out of host memory\n");
+        outOfMemory("the GPU part");
         exit(EXIT_FAILURE);
     }
     for (int k = 0; k < f->blocks; ++k) {
@@ -1881,13 +1884,14 @@ static void uploadBsr(const Input* in, GpuInput* g) {
     const int blockRows = in->db.blockRows, blockCols = in->db.blockCols;
     const int blocks = (int)(in->db.blocks + in->db.sideBlocks);
     const size_t blockFloats = (size_t)kBlockDim * kBlockDim;
-    int* offsets = (int*)calloc((size_t)blockRows + 1, sizeof(int));
-    int* mark = (int*)calloc((size_t)blockCols, sizeof(int));
-    int* pos = (int*)malloc((size_t)blockCols * sizeof(int));
-    int* cols = (int*)malloc(((size_t)blocks + 1) * sizeof(int));
-    float* values = (float*)calloc(((size_t)blocks + 1) * blockFloats, sizeof(float));
+    int* offsets = (int*)hostAlloc(((size_t)blockRows + 1) * sizeof(int), "offsets", true);
+    int* mark = (int*)hostAlloc((size_t)blockCols * sizeof(int), "mark", true);
+    int* pos = (int*)hostAlloc((size_t)blockCols * sizeof(int), "pos", false);
+    int* cols = (int*)hostAlloc(((size_t)blocks + 1) * sizeof(int), "cols", false);
+    float* values = (float*)hostAlloc((size_t)(((size_t)blocks + 1) * blockFloats) * sizeof(float),
+                                      "values", true);
     if (!offsets || !mark || !pos || !cols || !values) {
-        fprintf(stderr, "out of host memory for BSR\n");
+        outOfMemory("the GPU part");
         exit(EXIT_FAILURE);
     }
     for (int I = 0; I < blockRows; ++I) {
@@ -2046,9 +2050,9 @@ static bool checkVariant(int variant, const Input* in, const XCase* xc, float* h
 static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small,
                    double* times, int* decision) {
     const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
-    float* hostY = (float*)malloc(yBytes);
+    float* hostY = (float*)hostAlloc(yBytes, "hostY", false);
     if (!hostY) {
-        fprintf(stderr, "out of host memory\n");
+        outOfMemory(in->name);
         return 1;
     }
     CUDA_CHECK(cudaMemcpy(g->x, xc->x, (size_t)in->a.cols * sizeof(float), cudaMemcpyHostToDevice));
@@ -2305,7 +2309,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
     int itemCount = 0, splitRows = 0, splitPieces = 0;
     if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &items, &itemCount, &splitRows,
                     &splitPieces)) {
-        fprintf(stderr, "out of host memory\n");
+        outOfMemory(bi->name);
         return 1;
     }
     DbDevice db;
@@ -2314,7 +2318,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
     free(items);
     BfsCall c;
     setupBfs(bi, db.view, sms, small, stream, &c);
-    int* got = (int*)malloc((size_t)bi->g.rows * sizeof(int));
+    int* got = (int*)hostAlloc((size_t)bi->g.rows * sizeof(int), "got", false);
     int failures = 0;
     for (int variant = 0; variant < kBfsVariants; ++variant) {
         c.variant = variant;
@@ -3089,9 +3093,10 @@ static bool makeBand(int n, Csr* a) {
 // dropped. The pairs are freed inside.
 static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool dropDiagonal,
                        bool values, uint64_t seed, Csr* a) {
-    int* colStart = (int*)calloc((size_t)n + 1, sizeof(int));
-    int* rowStart = (int*)calloc((size_t)n + 1, sizeof(int));
-    int* rowsByCol = (int*)malloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    int* colStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "colStart", true);
+    int* rowStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "rowStart", true);
+    int* rowsByCol =
+        (int*)hostAlloc((size_t)(count > 0 ? count : 1) * sizeof(int), "rowsByCol", false);
     bool ok = colStart && rowStart && rowsByCol;
     for (long long e = 0; ok && e < count; ++e) {
         ++colStart[pairCol[e] + 1];
@@ -3140,9 +3145,9 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const int n = 1 << scale;
     const long long edges = (long long)kKronEdgeFactor << scale;
     uint64_t state = seed;
-    int* perm = (int*)malloc((size_t)n * sizeof(int));
-    int* rowOf = (int*)malloc((size_t)edges * 2 * sizeof(int));
-    int* colOf = (int*)malloc((size_t)edges * 2 * sizeof(int));
+    int* perm = (int*)hostAlloc((size_t)n * sizeof(int), "perm", false);
+    int* rowOf = (int*)hostAlloc((size_t)edges * 2 * sizeof(int), "rowOf", false);
+    int* colOf = (int*)hostAlloc((size_t)edges * 2 * sizeof(int), "colOf", false);
     if (!perm || !rowOf || !colOf) {
         free(perm);
         free(rowOf);
@@ -3185,7 +3190,7 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
 // the half below 1 pruned (magnitude pruning at the median). Kept in CSR and, for cuBLAS, dense.
 static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
     const long long total = (long long)rows * cols;
-    *dense = (float*)malloc((size_t)total * sizeof(float));
+    *dense = (float*)hostAlloc((size_t)total * sizeof(float), "dense", false);
     if (!*dense)
         return false;
     long long kept = 0;
@@ -3218,7 +3223,7 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     xc->pattern = pattern;
     xc->density = density;
     xc->nonzeros = (int)want;
-    xc->x = (float*)calloc((size_t)cols, sizeof(float));
+    xc->x = (float*)hostAlloc((size_t)cols * sizeof(float), "x", true);
     if (!xc->x)
         return false;
     uint64_t state = kSeedX + (uint64_t)pattern;
@@ -3247,6 +3252,17 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
 // check.
+// What a file of this size costs the host at its peak, a bound on the measured peaks (the README's
+// Build and run); false after the line saying so when the machine has less.
+static bool fitsHost(const char* path, double rows, double cols, double nnz) {
+    const double need = kHostBytesRow * rows + kHostBytesCol * cols + kHostBytesNnz * nnz;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    if (need <= have)
+        return true;
+    fprintf(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f\n", path,
+            need, have);
+    return false;
+}
 static bool loadMatrixMarket(const char* path, Input* in) {
     MmMatrix mm;
     if (mmRead(path, &mm) != 0)
@@ -3266,10 +3282,11 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     snprintf(in->description, sizeof(in->description), "Matrix Market file %.100s%s", path,
              hashed ? ", values hashed" : "");
     in->merged = mm.merged;
+    ok = ok && fitsHost(path, mm.rows, mm.cols, mm.entries);
     if (ok) {
         ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true);
         if (!ok)
-            fprintf(stderr, "%s: out of host memory\n", path);
+            outOfMemory(path);
     }
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry t = mm.entry[e];
@@ -3287,8 +3304,8 @@ static bool loadMatrixMarket(const char* path, Input* in) {
 static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
     memset(b, 0, sizeof(*b));
     snprintf(b->name, sizeof(b->name), "%s", name);
-    int* rowOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
-    int* colOf = (int*)malloc((size_t)(2 * a->nnz + 1) * sizeof(int));
+    int* rowOf = (int*)hostAlloc((size_t)(2 * a->nnz + 1) * sizeof(int), "rowOf", false);
+    int* colOf = (int*)hostAlloc((size_t)(2 * a->nnz + 1) * sizeof(int), "colOf", false);
     if (!rowOf || !colOf) {
         free(rowOf);
         free(colOf);
@@ -3309,11 +3326,12 @@ static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
 static bool prepareBfs(BfsInput* b, int roots) {
     const Csr* g = &b->g;
     b->undirectedEdges = g->nnz / 2;
-    b->root = (int*)calloc((size_t)roots, sizeof(int));
-    b->levels = (int*)calloc((size_t)roots, sizeof(int));
-    b->componentEdges = (long long*)calloc((size_t)roots, sizeof(long long));
-    b->dist = (int**)calloc((size_t)roots, sizeof(int*));
-    int* queue = (int*)malloc((size_t)g->rows * sizeof(int));
+    b->root = (int*)hostAlloc((size_t)roots * sizeof(int), "root", true);
+    b->levels = (int*)hostAlloc((size_t)roots * sizeof(int), "levels", true);
+    b->componentEdges =
+        (long long*)hostAlloc((size_t)roots * sizeof(long long), "componentEdges", true);
+    b->dist = (int**)hostAlloc((size_t)roots * sizeof(int*), "dist", true);
+    int* queue = (int*)hostAlloc((size_t)g->rows * sizeof(int), "queue", false);
     if (!b->root || !b->levels || !b->componentEdges || !b->dist || !queue || !buildDb(g, &b->db)) {
         free(queue);
         return false;
@@ -3321,11 +3339,12 @@ static bool prepareBfs(BfsInput* b, int roots) {
     uint64_t state = kSeedRoots;
     b->roots = 0;
     // Graph500's roots: vertices drawn at random among those with an edge; none has one, no search.
-    for (int tries = 0; b->roots < roots && g->nnz > 0 && tries < 64 * g->rows + 1000; ++tries) {
+    for (long long tries = 0; b->roots < roots && g->nnz > 0 && tries < 64LL * g->rows + 1000;
+         ++tries) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
         if (g->offsets[r + 1] == g->offsets[r])
             continue;
-        int* dist = (int*)malloc((size_t)g->rows * sizeof(int));
+        int* dist = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
         b->dist[b->roots] = dist;
         if (!dist) {
             free(queue);
@@ -3394,19 +3413,19 @@ static bool parseFlags(int argc, char** argv, Options* o) {
             }
             if (!mmInteger(argv[a], &value, &overflow) || overflow || value < 1 ||
                 value > kRootsMax) {
-                fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n", argv[a],
-                        kRootsMax);
+                fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n",
+                        mmQuote(argv[a]), kRootsMax);
                 return false;
             }
             o->roots = (int)value;
             continue;
         }
         if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
+            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", mmQuote(arg));
             return false;
         }
         if (o->fileCount == kMaxInputs) {
-            fprintf(stderr, "flag %s: more than %d inputs\n", arg, kMaxInputs);
+            fprintf(stderr, "flag %s: more than %d inputs\n", mmQuote(arg), kMaxInputs);
             return false;
         }
         o->files[o->fileCount++] = arg;
@@ -3475,7 +3494,7 @@ static bool makeInput(Input* in, bool small) {
         ok = makeDecode(rows, cols, &in->a, &in->dense);
     }
     if (!ok)
-        fprintf(stderr, "%s: out of host memory\n", what);
+        outOfMemory(what);
     return ok;
 }
 // One part-1 input, made or read: its transpose, its DB format, its pull items, the byte counts,
@@ -3509,7 +3528,7 @@ static bool prepareInput(Input* in, bool small) {
         ok = ok && cpuReference(in, xc);
     }
     if (!ok)
-        fprintf(stderr, "%s: out of host memory\n", in->name);
+        outOfMemory(in->kind == kInputFile ? in->path : in->name);
     return ok;
 }
 // Step 3 for parts 1 and 3: every file read and checked before anything is made, then each
@@ -3548,8 +3567,10 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
         const int scale = o->small ? kBfsScaleSmall : kBfsScale;
         snprintf(k->name, sizeof(k->name), "kron%d", scale);
         if (!makeKron(scale, kSeedBfs, false, &k->g) ||
-            !prepareBfs(k, o->small ? kRootsSmall : o->roots))
+            !prepareBfs(k, o->small ? kRootsSmall : o->roots)) {
+            outOfMemory(k->name);
             return false;
+        }
     }
     for (int i = 0; i < count; ++i) {
         const Input* in = &inputs[i];
@@ -3562,8 +3583,10 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
         }
         BfsInput* b = &graphs[(*graphCount)++];
         if (!bfsFromMatrix(&in->a, in->name, b) ||
-            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther))
+            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther)) {
+            outOfMemory(in->kind == kInputFile ? in->path : in->name);
             return false;
+        }
     }
     for (int i = 0; i < *graphCount; ++i) {
         const BfsInput* b = &graphs[i];
@@ -3604,9 +3627,33 @@ static bool deviceFound(void) {
     const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
     if (probe == cudaSuccess && deviceCount > 0)
         return true;
-    printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-           probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+    if (probe == cudaSuccess || probe == cudaErrorNoDevice)
+        printf("no GPU found: the host part above ran, the GPU part did not\n");
+    else if (probe == cudaErrorInsufficientDriver)
+        printf(
+            "no GPU found, or its driver is older than this program's CUDA runtime (nvidia-smi "
+            "shows both): the host part above ran, the GPU part did not\n");
+    else
+        printf("the GPU cannot be used (CUDA: %s): the host part above ran, the GPU part did not\n",
+               cudaGetErrorString(probe));
     return false;
+}
+// Step 6b: the GPU's free memory against the largest input's, both formats and the vectors twice
+// over (a bound); false after the line saying so.
+static bool fitsGpu(const Input* inputs, int count) {
+    size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    for (int i = 0; i < count; ++i) {
+        const Input* in = &inputs[i];
+        const double need = 2.0 * (dbBytes(&in->db) + csrCscBytes(&in->a)) +
+                            64.0 * ((double)in->a.rows + in->a.cols);
+        if (need > (double)freeBytes) {
+            fprintf(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free\n",
+                    in->kind == kInputFile ? in->path : in->name, need, freeBytes);
+            return false;
+        }
+    }
+    return true;
 }
 // Step 7: parts 1 to 3 on the GPU, on one stream and its library handles; the headlines and the
 // verdict. Returns the exit status.
@@ -3648,6 +3695,13 @@ int main(int argc, char** argv) {
         fputs(kUsage, stdout);
         return EXIT_SUCCESS;
     }
+    if (o.fileCount == 0 && access(kWordsPath, F_OK) != 0 && errno == ENOENT) {
+        fprintf(stderr,
+                "%s: cannot open: No such file or directory (run the lesson from its own folder: "
+                "cd day40-spmspv-dualview)\n",
+                kWordsPath);
+        return EXIT_FAILURE;
+    }
     static Input inputs[kMaxInputs + kDecodeShapes];
     static BfsInput graphs[kMaxInputs + 1];
     const int count = listInputs(&o, inputs);
@@ -3655,7 +3709,10 @@ int main(int argc, char** argv) {
     int status = EXIT_FAILURE;
     if (prepareInputs(&o, inputs, count) && prepareGraphs(&o, inputs, count, graphs, &graphCount)) {
         Results r = memoryGoals(&o, inputs, count);
-        status = deviceFound() ? runGpu(&o, inputs, count, graphs, graphCount, &r) : 2;
+        if (!deviceFound())
+            status = 2;
+        else if (fitsGpu(inputs, count))
+            status = runGpu(&o, inputs, count, graphs, graphCount, &r);
     }
     for (int i = 0; i < count; ++i)
         freeInput(&inputs[i]);
