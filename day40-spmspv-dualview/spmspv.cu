@@ -2124,27 +2124,45 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 }
 // One x's line: every variant's microseconds, auto's direction, auto against the faster plain
 // kernel and the library.
+// The columns of a times table (README, Expected output, defines each).
+static const char* const kVariantColumns[kVariantCount] = {
+    "cuSP", "BSR", "cuBLAS", "CSR", "CSC", "meta", "pull", "push", "auto", "stream"};
+static void printTimesHeader(const Input* in, const bool* enabled) {
+    const bool decode = in->kind == kInputDecode;
+    char line[640];
+    const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
+    int n = snprintf(line, sizeof(line), "  %-*s %-9s %-6s", width, "input", "x", "d");
+    for (int variant = 0; variant < kVariantCount; ++variant) {
+        if (!enabled[variant])
+            continue;
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", kVariantColumns[variant]);
+        if (variant == kDbAutoStream && !decode)
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", "paper");
+        if (variant == kDbAuto)
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", "dir");
+    }
+    printf("%s %7s %7s\n", line, "x plain", "x lib");
+}
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
                        int decision) {
     const bool decode = in->kind == kInputDecode;
     char line[640];
-    int n = snprintf(line, sizeof(line), "~ %s %-9s d=%-6g", in->name, kPatternNames[xc->pattern],
+    int n = snprintf(line, sizeof(line), "~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern],
                      xc->density);
     for (int variant = 0; variant < kVariantCount; ++variant) {
         if (!enabled[variant])
             continue;
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %.2f", kVariantNames[variant],
-                      t[variant] * 1e3);
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f", t[variant] * 1e3);
         if (variant == kDbAutoStream && !decode)
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " paper %.2f",
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f",
                           t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
         if (variant == kDbAuto)
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %s", decision ? "push" : "pull");
+            n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", decision ? "push" : "pull");
     }
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
     const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
-    printf("%s | %.2fx, %.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
+    printf("%s %6.2fx %6.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
            t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
@@ -2174,10 +2192,9 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     g.blas = blas;
     g.stream = stream;
     setupGpu(in, sms, small, bsr, &g);
-    printf(
-        "\nGPU, %s: microseconds a call (graph replay of %d), auto's direction, auto against the "
-        "faster plain kernel and %s\n",
-        in->name, small ? kSmallTimedRuns : kTimedRuns, decode ? "cuBLAS" : "cuSPARSE");
+    printf("\nGPU, %s: microseconds a call, each the mean of a graph replay of %d calls\n",
+           in->name, small ? kSmallTimedRuns : kTimedRuns);
+    printTimesHeader(in, enabled);
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
         const XCase* xc = &in->cases[c];
@@ -2296,10 +2313,10 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
         inverseTeps += ms * 1e-3 / (double)edges;
     }
     gteps[variant] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
-    printf("~ %s %-32s %9.4f ms a search (mean of %d roots) %8.3f GTEPS (harmonic mean)", bi->name,
-           kBfsNames[variant], seconds * 1e3, bi->roots, gteps[variant]);
+    printf("~ %-10s %-32s %11.4f %8.3f", bi->name, kBfsNames[variant], seconds * 1e3,
+           gteps[variant]);
     if (variant == kDbBfsAuto)
-        printf(", %.2fx day 38's", gteps[kDay38] > 0.0 ? gteps[variant] / gteps[kDay38] : 0.0);
+        printf(" %9.2fx", gteps[kDay38] > 0.0 ? gteps[variant] / gteps[kDay38] : 0.0);
     printf("\n");
     return ok;
 }
@@ -2363,6 +2380,26 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
 static double geomean(double logSum, int n) {
     return n > 0 ? exp(logSum / n) : 0.0;
 }
+// A goal and whether this run met it.
+static void printGoal(const char* what, double value, bool atLeast, double target) {
+    const bool met = atLeast ? value >= target : value <= target;
+    printf("~ goal: %s %s %.2f: %.3f {%s}\n", what, atLeast ? ">=" : "<=", target, value,
+           met ? "met" : "missed");
+}
+static void printGoalLines(const Results* r) {
+    printGoal("DB pull's share of the copy bandwidth, mesh and band, d = 0.1", r->pullCopyMin, true,
+              0.70);
+    printGoal("auto against the faster plain kernel, the worst x", r->minPlain, true, 0.60);
+    printGoal("auto against cuSPARSE CSR at d = 0.01, geomean", geomean(r->logCu[1], r->nCu[1]),
+              true, 5.0);
+    printGoal("auto against cuSPARSE CSR at d = 0.0001, geomean", geomean(r->logCu[3], r->nCu[3]),
+              true, 20.0);
+    printGoal("DB-BFS auto against day 38's grid loop on kron21", r->bfsKron, true, 3.0);
+    printGoal("the decoding layer against cuBLAS gemv, geomean", geomean(r->logDecode, r->nDecode),
+              true, 2.0);
+    printGoal("DB's bytes over CSR + CSC's, blocked inputs", r->memBlocked, false, 0.40);
+    printGoal("DB's bytes over CSR + CSC's, hypersparse kron", r->memHyper, false, 1.20);
+}
 // The headlines: the goals of the lesson, one line each (the README gives each goal's target).
 static void printGoals(const Results* r, bool generated) {
     if (generated) {
@@ -2385,11 +2422,17 @@ static void printGoals(const Results* r, bool generated) {
     }
     if (r->bfsAutoMin < 1e30)
         printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
+    if (generated)
+        printGoalLines(r);
 }
 // Part 2 on the GPU: every graph, and the BFS headlines.
 static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small,
                      cudaStream_t stream, Results* r) {
     int failures = 0;
+    printf(
+        "\nPart 2 on the GPU: ms a search is the mean over the graph's roots, GTEPS Graph500's "
+        "harmonic mean over them\n");
+    printf("  %-10s %-32s %11s %8s %10s\n", "graph", "BFS", "ms a search", "GTEPS", "x day 38");
     for (int i = 0; i < graphCount; ++i) {
         if (graphs[i].roots == 0)
             continue;
@@ -3366,26 +3409,30 @@ static bool prepareBfs(BfsInput* b, int roots) {
 static void printFormat(const Input* in) {
     const Db* f = &in->db;
     const long long blocks = f->blocks + f->sideBlocks;  // every nonzero block: what BSR stores
-    printf(
-        "  %d x %d, %lld nonzeros in %lld 16x16 blocks (%.2f a block); %d blocks of %d or more "
-        "hold %lld (%.1f%%), the side %lld\n",
-        f->rows, f->cols, in->a.nnz, blocks, blocks ? (double)in->a.nnz / blocks : 0.0, f->blocks,
-        kSideMaxNnz + 1, f->blockedNnz, in->a.nnz ? 100.0 * f->blockedNnz / in->a.nnz : 0.0,
-        f->sideNnz);
-    printf(
-        "  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB); reads: DB pull "
-        "%.1f MB, CSR pull %.1f MB, DB push %.0f B an x nonzero\n",
-        dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a),
-        (double)blocks * kBlockDim * kBlockDim * 4 / 1e6, in->pullBytesFull / 1e6,
-        in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
+    printf("  %d x %d, %lld nonzeros in %lld 16x16 blocks (%.2f a block)\n", f->rows, f->cols,
+           in->a.nnz, blocks, blocks ? (double)in->a.nnz / blocks : 0.0);
+    printf("  DB: %d blocks of %d or more hold %lld nonzeros (%.1f%%), the side payload %lld\n",
+           f->blocks, kSideMaxNnz + 1, f->blockedNnz,
+           in->a.nnz ? 100.0 * f->blockedNnz / in->a.nnz : 0.0, f->sideNnz);
+    printf("  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB)\n",
+           dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a),
+           (double)blocks * kBlockDim * kBlockDim * 4 / 1e6);
+    printf("  bytes read: DB pull %.1f MB, CSR pull %.1f MB; DB push %.0f B an x nonzero\n",
+           in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
+}
+// The x table: x's nonzeros and its blocks touched of all; push's segments, products and bytes
+// (DB's and plain CSC's); the direction by this lesson's rule and by the paper's.
+static void printCaseHeader(void) {
+    printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s  %-4s  %s\n", "x", "d", "nonzeros", "x blocks",
+           "segments", "products", "push MB", "plain MB", "rule", "paper");
 }
 static void printCase(const XCase* xc, const Input* in) {
-    printf(
-        "  x %-9s d=%-6g %8d nonzeros in %7d of %7d x blocks; push %9lld segments %9lld products: "
-        "%7.2f MB (plain %6.2f); rule %s, paper %s\n",
-        kPatternNames[xc->pattern], xc->density, xc->nonzeros, xc->activeBlocks, in->db.blockCols,
-        xc->segments + xc->sidePieces, xc->products, xc->pushBytes / 1e6, xc->plainPushBytes / 1e6,
-        xc->rulePush ? "push" : "pull", xc->paperPush ? "push" : "pull");
+    char blocks[32];
+    snprintf(blocks, sizeof(blocks), "%d of %d", xc->activeBlocks, in->db.blockCols);
+    printf("  %-9s %-6g %8d %15s %9lld %9lld %8.2f %8.2f  %-4s  %s\n", kPatternNames[xc->pattern],
+           xc->density, xc->nonzeros, blocks, xc->segments + xc->sidePieces, xc->products,
+           xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, xc->rulePush ? "push" : "pull",
+           xc->paperPush ? "push" : "pull");
 }
 
 // ---------------------------------------------------------------- the steps of main
@@ -3540,10 +3587,13 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
     printf(
         "Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and "
         "cuSPARSE; DB-BFS; a decoding layer\n");
+    printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
+    printf("the rule: push byte cost %.1f, an atomic's wait %.1f B; paper's th3 %.2f\n",
+           kPushByteCost, kAtomicWaitBytes, kPaperTh3);
     printf(
-        "blocks 16x16, blocks of %d or fewer nonzeros to the side payload; push byte cost "
-        "%.1f, an atomic's wait %.1f B; paper's th3 %.2f\n",
-        kSideMaxNnz, kPushByteCost, kAtomicWaitBytes, kPaperTh3);
+        "each input's x table: x's nonzeros and the x blocks they touch; push's segments, products "
+        "and\nMB read (DB's, plain CSC's); the direction by this lesson's rule and by the "
+        "paper's\n");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (!prepareInput(in, o->small))
@@ -3552,6 +3602,7 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         if (in->merged > 0)
             printf("  duplicates merged: %lld\n", in->merged);
         printFormat(in);
+        printCaseHeader();
         for (int c = 0; c < in->caseCount; ++c)
             printCase(&in->cases[c], in);
     }
@@ -3593,10 +3644,10 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
         int most = 0;
         for (int r = 0; r < b->roots; ++r)
             most = b->levels[r] > most ? b->levels[r] : most;
-        printf(
-            "\nBFS graph %s: %d vertices, %lld undirected edges; DB: %d blocks hold %lld of %lld "
-            "entries, the side payload the rest\n",
-            b->name, b->g.rows, b->undirectedEdges, b->db.blocks, b->db.blockedNnz, b->g.nnz);
+        printf("\nBFS graph %s: %d vertices, %lld undirected edges\n", b->name, b->g.rows,
+               b->undirectedEdges);
+        printf("  DB: %d blocks hold %lld of %lld entries, the side payload the rest\n",
+               b->db.blocks, b->db.blockedNnz, b->g.nnz);
         if (b->roots == 0)
             printf("  no vertex has an edge: no search to run\n");
         else
@@ -3670,6 +3721,12 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
     CUBLAS_CHECK(cublasCreate(&blas));
     CUBLAS_CHECK(cublasSetStream(blas, stream));
     int failures = 0;
+    printf(
+        "\nPart 1 on the GPU. Columns: cuSP, BSR = cuSPARSE's CSR and BSR SpMV; cuBLAS = dense "
+        "gemv; CSR, CSC = the\nplain pull and push kernels; meta = DB's counting step alone; pull, "
+        "push, auto = DB's kernels, dir = auto's\npick; stream = auto launched call by call; paper "
+        "= the paper's rule's pick; x plain, x lib = auto's speed-up\nover the faster plain kernel "
+        "and over the library (cuSPARSE's CSR, or cuBLAS)\n");
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
     if (failures == 0)
