@@ -23,9 +23,10 @@
 // Run: ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM
 // Run: ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;
 // Run:                        48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows
+// Run: ./spmm --full          also the splits that led the decider to each pick
 // Run: ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt
 // Run: ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt
-// Run: ./spmm FILE.mtx        your own square Matrix Market matrices, one or more, instead of the seven
+// Run: ./spmm FILE.mtx        your own Matrix Market matrices (m x k), one or more, instead of the seven
 // Run: ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)
 // Train: ./spmm --train
 // clang-format on
@@ -38,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -50,9 +52,10 @@ static const char* const kUsage =
     "  ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM\n"
     "  ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;\n"
     "                         48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows\n"
+    "  ./spmm --full          also the splits that led the decider to each pick\n"
     "  ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt\n"
     "  ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt\n"
-    "  ./spmm FILE.mtx        your own square Matrix Market matrices, one or more, instead of the seven\n"
+    "  ./spmm FILE.mtx        your own Matrix Market matrices (m x k), one or more, instead of the seven\n"
     "  ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)\n";
 // clang-format on
 static const int kWarpSize = 32;  // lanes per warp on every NVIDIA GPU to date
@@ -123,6 +126,9 @@ static const uint64_t kSeedBlock = 0x626c6f636b733339ull, kSeedWeights = 0x77656
 static const uint64_t kSeedTrain = 0x747261696e696e67ull;
 static const uint64_t kSeedRandomConfig = 42;  // 42: Table 5's random pick
 static const char* const kDataPath = "cuda-words.mtx";
+static const char kOldDriver[] =
+    "no GPU found, or its driver is older than this program's CUDA runtime (nvidia-smi shows both)";
+static const char kWrongFolder[] = "run the lesson from its own folder: cd day39-spmm-param";
 static const int kMaxInputs = 10;  // the seven and three reordered copies
 // cuSPARSE's two CSR algorithms: the faster is the baseline.
 static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
@@ -132,6 +138,9 @@ static const char* const kFamilyNames[] = {"power-law", "mesh",      "banded",  
                                            "community", "bipartite", "dense-block", "random"};
 static const int kFamilyCount = 8, kFamilyMembers = 32;
 static const long long kTrainMaxNnz = 2000000;
+// The host's cost of an input (the CSR, its sort, three PCSRs; the reader's entries), an upper
+// bound.
+static const long long kHostBytesPerRow = 48, kHostBytesPerEntry = 128;
 
 // ---------------------------------------------------------------- error macros
 #define CUDA_CHECK(call)                                                         \
@@ -165,7 +174,7 @@ static const long long kTrainMaxNnz = 2000000;
 // ---------------------------------------------------------------- types
 // CSR with sorted, unique column indices in every row.
 struct Csr {
-    int n, nnz;
+    int n, cols, nnz;      // n rows (m), cols columns (k): B is k x dim
     int *rowPtr, *colIdx;  // n + 1; nnz
     float* val;            // nnz
 };
@@ -188,23 +197,13 @@ struct Pcsr {
 };
 // end snippet
 // The paper's Table 3, counted on the host before any CUDA call, in this order.
-enum FeatureId {
-    fN,      // rows
-    fNHat,   // non-empty rows
-    fNnz,    // entries
-    fDelta,  // n_hat / n
-    fD,      // nnz / n
-    fDHat,   // nnz / n_hat
-    fDMax,   // the longest row
-    fCv,     // standard deviation over mean of the row lengths
-    fCvHat,  // the same over the non-empty rows
-    fSr1,    // pieces per non-empty panel at V = 1 (SR_V)
-    fSr2,    // and at V = 2
-    fRho,    // nnz / n^2
-    fB,      // a row's last column minus its first: the mean
-    fBMax,   // and the largest
-    fPr2     // the share of V = 2's values that are padding
-};
+// fN rows, fNHat non-empty rows, fNnz entries, fDelta n_hat / n, fD nnz / n, fDHat nnz / n_hat,
+// fDMax the longest row, fCv standard deviation over mean of the row lengths, fCvHat the same over
+// the non-empty rows, fSr1 and fSr2 pieces per non-empty panel at V = 1 and 2 (SR_V), fRho
+// nnz / (n k), fB and fBMax a row's last column minus its first (mean, largest), fPr2 the share of
+// V = 2's values that are padding.
+static const int fN = 0, fNHat = 1, fNnz = 2, fDelta = 3, fD = 4, fDHat = 5, fDMax = 6, fCv = 7,
+                 fCvHat = 8, fSr1 = 9, fSr2 = 10, fRho = 11, fB = 12, fBMax = 13, fPr2 = 14;
 static const char* const kFeatureNames[kFeatureCount] = {"n",     "n_hat", "nnz", "delta",  "d",
                                                          "d_hat", "d_max", "cv",  "cv_hat", "sr_1",
                                                          "sr_2",  "rho",   "b",   "b_max",  "pr_2"};
@@ -242,7 +241,7 @@ struct Model {
     Tree trees[kMaxDims];
 };
 struct Options {
-    int small, train, dims[kMaxDims], dimCount, pathCount;
+    int small, full, train, dims[kMaxDims], dimCount, pathCount;
     const char* modelPath;
     char** paths;
 };
@@ -310,13 +309,40 @@ struct GcnPass {
     SpmmCall agg[2];
 };
 
-// ---------------------------------------------------------------- prototypes
-static void* checkedMalloc(size_t bytes);
-static int ceilDiv(int a, int b);
-static int maxFFor(int dim);
-static uint64_t splitmix64(uint64_t* state);
-static uint64_t hash64(uint64_t x);
-static float denseValue(int row, int col);
+// ---------------------------------------------------------------- helpers and prototypes
+static const char* gMemoryFor = "spmm";  // the input (or task) an allocation failure names
+static uint64_t splitmix64(uint64_t* state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint64_t hash64(uint64_t x) {
+    return splitmix64(&x);
+}
+static int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+}
+static int maxFFor(int dim) {
+    return ceilDiv(dim, kWarpSize);
+}
+// B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
+// one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
+static float denseValue(int row, int col) {
+    const uint64_t h = hash64(((uint64_t)row << 8 | (uint64_t)col) ^ kSeedDense);
+    return (float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f;
+}
+static void* checkedMalloc(size_t bytes) {
+    void* p = malloc(bytes > 0 ? bytes : 1);
+    if (p == NULL) {
+        fprintf(stderr, "%s: out of host memory (%zu bytes for its arrays)\n", gMemoryFor, bytes);
+        exit(EXIT_FAILURE);
+    }
+    return p;
+}
+static void* checkedCalloc(size_t count, size_t size) {
+    return memset(checkedMalloc(count * size), 0, count * size);
+}
 static void freeInputs(Input* inputs, int count);
 static void generateTrainGraph(int family, int member, Input* in);
 static int readModel(const char* path, Model* m);
@@ -646,7 +672,7 @@ static void buildPcsr(const Csr* a, int V, Pcsr* p) {
 // the decider's answer is known before the GPU runs. Size: n, n_hat (non-empty rows), nnz, delta =
 // n_hat / n. Degree: d = nnz / n, d_hat = nnz / n_hat, d_max, CV and CV_hat (standard deviation
 // over mean of the row lengths, over all rows and the non-empty ones), SR_V = pieces per non-empty
-// panel. Locality: rho = nnz / n^2, b and b_max (a row's last column minus its first: mean and
+// panel. Locality: rho = nnz / (n k), b and b_max (a row's last column minus its first: mean and
 // largest), PR_2 = 1 - nnz / (2 nnz_2), the share of V = 2's values that are padding.
 static void analyseInput(Input* in) {
     const Csr* a = &in->a;
@@ -671,22 +697,14 @@ static void analyseInput(Input* in) {
     for (int v = 0; v < 2; ++v)
         splitRatio[v] =
             in->pcsr[v].nonEmpty > 0 ? (double)in->pcsr[v].pieces / in->pcsr[v].nonEmpty : 1.0;
-    double* f = in->feature;
-    f[fN] = n;
-    f[fNHat] = nHat;
-    f[fNnz] = nnz;
-    f[fDelta] = nHat / n;
-    f[fD] = nnz / n;
-    f[fDHat] = nnz / nh;
-    f[fDMax] = dMax;
-    f[fCv] = nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0;
-    f[fCvHat] = nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0;
-    f[fSr1] = splitRatio[0];
-    f[fSr2] = splitRatio[1];
-    f[fRho] = nnz / (n * n);
-    f[fB] = band / nh;
-    f[fBMax] = bMax;
-    f[fPr2] = 1.0 - nnz / (2.0 * in->pcsr[1].vectors);
+    const double cv = nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0;
+    const double cvHat = nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0;
+    const double pr2 = 1.0 - nnz / (2.0 * in->pcsr[1].vectors);
+    const double f[kFeatureCount] = {
+        n,         nHat, nnz,   nHat / n,      nnz / n,       nnz / nh,
+        dMax,      cv,   cvHat, splitRatio[0], splitRatio[1], nnz / (n * a->cols),
+        band / nh, bMax, pr2};
+    memcpy(in->feature, f, sizeof(f));
 }
 // end snippet
 
@@ -791,9 +809,13 @@ static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t s
 static int deviceFound(cudaDeviceProp* prop) {
     int count = 0, driver = 0, runtime = 0;
     const cudaError_t probe = cudaGetDeviceCount(&count);
+    char why[200];
+    snprintf(why, sizeof(why), "the GPU cannot be used (CUDA: %s)", cudaGetErrorString(probe));
     if (probe != cudaSuccess || count == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        printf("%s: the host part above ran, the GPU part did not\n",
+               probe == cudaErrorInsufficientDriver                 ? kOldDriver
+               : probe == cudaSuccess || probe == cudaErrorNoDevice ? "no GPU found"
+                                                                    : why);
         return 0;
     }
     CUDA_CHECK(cudaGetDeviceProperties(prop, 0));
@@ -802,6 +824,22 @@ static int deviceFound(cudaDeviceProp* prop) {
     printf("~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
            prop->name, prop->major, prop->minor, prop->multiProcessorCount, driver / 1000,
            (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    return 1;
+}
+// What the largest input will cost the GPU: its CSR and three PCSRs (at most 96 bytes an entry and
+// 24 a row), B (k x maxDim), C and the CPU's answer and tolerance (each n x maxDim).
+static int gpuFits(const Input* inputs, int count, int maxDim) {
+    size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    for (int i = 0; i < count; ++i) {
+        const Csr* a = &inputs[i].a;
+        const double need = 96.0 * a->nnz + 24.0 * a->n + 4.0 * maxDim * (a->cols + 3.0 * a->n);
+        if (need > (double)freeBytes) {
+            fprintf(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free\n",
+                    inputs[i].name, need, freeBytes);
+            return 0;
+        }
+    }
     return 1;
 }
 static void* upload(const void* src, size_t bytes) {
@@ -827,7 +865,7 @@ static void uploadInput(const Input* in, DeviceInput* device, int maxDim) {
         q->pieceRow = (int*)upload(p->pieceRow, p->pieces * sizeof(int));
         q->zeroPanels = (int*)upload(p->zeroPanels, p->zeroCount * sizeof(int));
     }
-    CUDA_CHECK(cudaMalloc(&device->B, (size_t)a->n * maxDim * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&device->B, (size_t)a->cols * maxDim * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&device->C, (size_t)a->n * maxDim * sizeof(float)));
 }
 static void freeDeviceInput(DeviceInput* device) {
@@ -857,13 +895,12 @@ static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* varia
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpyAsync(wrong, judge->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (wrong[0] > 0) {
+    if (wrong[0] > 0)
         fprintf(
             stderr,
             "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n",
             judge->inputName, judge->dim, variant, wrong[0], wrong[1] / judge->dim,
             wrong[1] % judge->dim);
-    }
     return wrong[0] == 0;
 }
 // snippet: checked-time
@@ -920,7 +957,7 @@ static void cusparseOperands(SpmmCall* call, int create) {
         CUDA_CHECK(cudaFree(call->buffer));
         return;
     }
-    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matB, call->input->a.n, call->dim, call->dim,
+    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matB, call->input->a.cols, call->dim, call->dim,
                                        call->input->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
     CUSPARSE_CHECK(cusparseCreateDnMat(&call->matC, call->input->a.n, call->dim, call->dim,
                                        call->input->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
@@ -955,19 +992,19 @@ static int sweepBaselines(const Judge* judge, SpmmCall* call, int warmups, int r
 // default run checks all).
 static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle,
                       cudaStream_t stream, int training, DimResult* results) {
-    const int n = in->a.n;
+    const int n = in->a.n, k = in->a.cols;
     const int warmups = training ? kTrainWarmupRuns : kWarmupRuns;
     const int runs = training ? kTrainTimedRuns : kTimedRuns;
     int maxDim = 0, failures = 0;
     for (int di = 0; di < in->sweepDims; ++di)
         maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
     const int refDim = training ? o->dims[0] : maxDim;
-    const size_t size = (size_t)n * maxDim;
-    float* host = (float*)checkedMalloc(4 * size * sizeof(float));  // B, B at a dim, want, tol
+    const size_t size = (size_t)k * maxDim;  // B k x maxDim; C, want and tol n x maxDim
+    float* host = (float*)checkedMalloc((2 * size + 2 * (size_t)n * maxDim) * sizeof(float));
     float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
     for (size_t i = 0; i < size; ++i)
         host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < k; ++i)
         memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim,
                (size_t)refDim * sizeof(float));
     cpuReference(&in->a, packB, refDim, want, tol);
@@ -986,7 +1023,7 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     call.input = &device;
     call.stream = stream;
     call.handle = handle;
-    CUSPARSE_CHECK(cusparseCreateCsr(&call.matA, n, n, in->a.nnz, device.a.rowPtr, device.a.colIdx,
+    CUSPARSE_CHECK(cusparseCreateCsr(&call.matA, n, k, in->a.nnz, device.a.rowPtr, device.a.colIdx,
                                      device.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                      CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     for (int di = 0; di < in->sweepDims; ++di) {
@@ -998,10 +1035,10 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
         r->dim = dim;
         r->best = -1;
         r->configCount = buildConfigs(dim, o->small, r->configs);
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < k; ++i)
             memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
         CUDA_CHECK(
-            cudaMemcpy(device.B, packB, (size_t)n * dim * sizeof(float), cudaMemcpyHostToDevice));
+            cudaMemcpy(device.B, packB, (size_t)k * dim * sizeof(float), cudaMemcpyHostToDevice));
         if (!training)
             failures += sweepBaselines(&judge, &call, warmups, runs, r);
         for (int c = 0; c < r->configCount; ++c) {
@@ -1054,9 +1091,13 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted, C
 }
 
 // ---------------------------------------------------------------- the decider
+// A configuration the sweep's space holds (so the engine is compiled and its PCSR built).
 static int configAllowed(Config c, int dim) {
-    return (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
-           (c.V == 1 || c.V == 2 || c.V == 4) && (c.S == 0 || c.S == 1);
+    int v = 0;
+    for (int k = 0; k < kVCount; ++k)
+        v |= kVChoices[k] == c.V;
+    return v && (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
+           (c.S == 0 || c.S == 1);
 }
 // The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256
 // still answers at 48, with F capped at what dim 48 allows.
@@ -1187,7 +1228,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
 static void fitTree(const TrainSet* set, const int* family, int without, int maxDepth, Tree* tree) {
     int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
     ValueOf* scratch = (ValueOf*)checkedMalloc((size_t)set->samples * sizeof(ValueOf));
-    double* sums = (double*)calloc((size_t)2 * set->configCount + 2, sizeof(double));
+    double* sums = (double*)checkedCalloc((size_t)2 * set->configCount + 2, sizeof(double));
     int count = 0;
     for (int g = 0; g < set->samples; ++g)
         if (family[g] != without)
@@ -1244,13 +1285,12 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
         snprintf(threshold, sizeof(threshold), "%.15g", node->threshold);
         if (strtod(threshold, NULL) != node->threshold)
             snprintf(threshold, sizeof(threshold), "%.17g", node->threshold);
-        if (node->feature < 0) {
+        if (node->feature < 0)
             fprintf(out, "%s%d leaf %d %d %d %d%s\n", before, id, node->leaf.W, node->leaf.F,
                     node->leaf.V, node->leaf.S, after);
-        } else {
+        else
             fprintf(out, "%s%d split %s %s %d %d%s\n", before, id, kFeatureNames[node->feature],
                     threshold, node->left, node->right, after);
-        }
     }
 }
 static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth,
@@ -1324,7 +1364,7 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
 // snippet: train-main
 static int trainMain(const Options* o) {
     const int count = kFamilyCount * kFamilyMembers;
-    Input* graphs = (Input*)calloc((size_t)count, sizeof(Input));
+    Input* graphs = (Input*)checkedCalloc((size_t)count, sizeof(Input));
     int family[kFamilyCount * kFamilyMembers];
     printf(
         "Training the decider on %d generated graphs: %d families x %d members, none of them an "
@@ -1411,7 +1451,7 @@ static int byDegree(const void* x, const void* y) {  // lower degree first, then
 static int* rcmOrder(const Csr* a) {
     const int n = a->n;
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
-    char* seen = (char*)calloc((size_t)n, 1);
+    char* seen = (char*)checkedCalloc((size_t)n, 1);
     DegreeOf* byDeg = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
     DegreeOf* batch = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
     for (int i = 0; i < n; ++i) {
@@ -1525,15 +1565,14 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
             host[t][e] =
                 t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
         dev[t] = (float*)upload(host[t], (size_t)rows * cols * sizeof(float));
-        h[t] = (double*)calloc((size_t)n * width[t] * 2, sizeof(double));
+        h[t] = (double*)checkedCalloc((size_t)n * width[t] * 2, sizeof(double));
     }
     for (size_t i = 0; i < (size_t)n * width[0]; ++i)
         h[0][i] = host[0][i];  // X is exact: its bounds are 0
-    for (int layer = 0; layer < 2; ++layer) {
+    for (int layer = 0; layer < 2; ++layer)
         cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer],
                  host[layer + 1], width[layer + 1], layer == 0, h[layer + 1],
                  h[layer + 1] + (size_t)n * width[layer + 1]);
-    }
     DeviceInput device, view[2];
     uploadInput(in, &device, 1);
     GcnPass gcn;
@@ -1621,7 +1660,12 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
         count);
     for (int i = 0; i < o->dimCount; ++i)
         printf(" %d", o->dims[i]);
-    printf(". Features as in the paper's Table 3.\n");
+    printf(
+        ".\nFeatures (the paper's Table 3): n rows (n_hat non-empty), nnz entries, delta = n_hat /"
+        " n,\nd = nnz / n, d_hat = nnz / n_hat, d_max the longest row, cv (cv_hat) std / mean of "
+        "the row lengths (non-empty\nrows), rho = nnz / (n k), b (b_max) a row's last minus first"
+        " column (mean, largest), pr_2 the padding share\nat V = 2, SG vectors a piece at V = 1/2"
+        ", sr_1 (sr_2) pieces per non-empty panel at V = 1 (2).\n");
     for (int i = 0; i < count; ++i) {
         const Input* from = &inputs[inputs[i].reorderedFrom >= 0 ? inputs[i].reorderedFrom : i];
         analyseInput(&inputs[i]);
@@ -1641,24 +1685,17 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
                    inputs[i].feature[fB], inputs[i].sweepDims);
         }
     }
-    // The paper's eq. 1: with F columns a lane, the warp on a row's last segment does dim mod 32F
-    // columns' work where the others do min(dim, 32F); beside it the lane-columns left idle.
-    printf("The MAC-job gap (eq. 1) / idle lane-columns per row, for each F the dim allows:\n");
-    for (int i = 0; i < o->dimCount; ++i) {
-        const int dim = o->dims[i];
-        printf("  dim %3d:", dim);
-        for (int F = 1, w = kWarpSize; F <= maxFFor(dim); ++F, w += kWarpSize)
-            printf(" F%d %d/%d", F, dim % w ? (dim < w ? dim : w) - dim % w : 0,
-                   ceilDiv(dim, w) * w - dim);
-        printf("\n");
-    }
     printf(
-        "The decider (%s, trained on %s; left one family out it scored %s): its pick at each dim, "
-        "and the path to it\n",
+        "The decider (%s, trained on %s;\nleft one family out it scored %s): its pick (W F V S) at "
+        "each dim%s\n",
         model->path, model->provenance[0] ? model->provenance : "an unnamed GPU",
-        model->lofo[0] ? model->lofo : "unknown");
+        model->lofo[0] ? model->lofo : "unknown",
+        o->full ? ", and the splits that led to it (feature <= or > threshold)" : " (--full: why)");
     uint64_t state = kSeedRandomConfig;
     for (int i = 0; i < count; ++i) {
+        const int shown = inputs[i].reorderedFrom < 0;
+        if (shown && !o->full)
+            printf("  %-18s", inputs[i].name);
         for (int di = 0; di < o->dimCount; ++di) {
             const int k = i * o->dimCount + di;
             Config space[kMaxConfigs];
@@ -1668,9 +1705,13 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
             drawn[k] =
                 space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
             configName(predicted[k], name, sizeof(name));
-            if (inputs[i].reorderedFrom < 0)
+            if (shown && o->full)
                 printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
+            else if (shown)
+                printf("  %3d: %s", o->dims[di], name);
         }
+        if (shown && !o->full)
+            printf("\n");
     }
     printf(
         "Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d "
@@ -1692,8 +1733,8 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
     int dimCount[kMaxDims] = {0}, allCount = 0;
     printf(
         "Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its "
-        "worst dim, and the\n");
-    printf("decider's and the random pick's share of the best (the paper's Table 5)\n");
+        "worst dim, and the\ndecider's and the random pick's share of the best (the paper's "
+        "Table 5)\n");
     printf("  %-18s %9s %6s %8s %7s\n", "input", "best/cuSP", "min", "decider", "random");
     for (int i = 0; i < count; ++i) {
         if (inputs[i].reorderedFrom >= 0)
@@ -1729,8 +1770,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
                "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
     printf(
         "~ goal: best configuration >= 1.0x cuSPARSE on every (input, dim): {%s}\nheadline: "
-        "oracle_vs_cusparse_geomean = %.2f\n"
-        "headline: oracle_vs_cusparse_min = %.2f\n",
+        "oracle_vs_cusparse_geomean = %.2f\nheadline: oracle_vs_cusparse_min = %.2f\n",
         minSpeedup >= 1.0 ? "met" : "missed", geomean(all[0], allCount), minSpeedup);
     printf(
         "~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: "
@@ -1744,8 +1784,10 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
 // the reordered ids, and the best configuration on the ids as given.
 static void printReorderTable(const Options* o, const Input* inputs, int count,
                               const DimResult* results) {
-    printf("Reordering (the paper's Table 6): speedups over cuSPARSE on the ids as given\n");
-    printf("  %-18s %4s %10s %8s %8s\n", "input", "dim", "cuSPARSE-r", "best", "best-r");
+    printf(
+        "Reordering (the paper's Table 6): speedups over cuSPARSE on the ids as given\n  %-18s %4s "
+        "%10s %8s %8s\n",
+        "input", "dim", "cuSPARSE-r", "best", "best-r");
     printf(
         "plotspec: reorder | bar | Best configuration over cuSPARSE, without and with RCM | input "
         "| speedup\n");
@@ -1788,28 +1830,25 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
     CUSPARSE_CHECK(cusparseCreate(&handle));
     CUSPARSE_CHECK(cusparseSetStream(handle, stream));
-    DimResult* results = (DimResult*)calloc((size_t)count * o->dimCount, sizeof(DimResult));
+    DimResult* results = (DimResult*)checkedCalloc((size_t)count * o->dimCount, sizeof(DimResult));
     int failures = 0, reordered = 0;
     printf(
         "GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel "
-        "and the default\n");
-    printf(
-        "over the faster cuSPARSE algorithm, and the decider's and the random pick's share of the "
-        "best\n");
+        "and the default\nover the faster cuSPARSE algorithm, and the decider's and the random "
+        "pick's share of the best\n");
     printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %7s %7s\n", "dim", "cuSPARSE", "{faster}",
            "basic", "best", "{config}", "best", "basic", "dflt", "decider", "random");
     for (int i = 0; i < count; ++i) {
         const int k = i * o->dimCount;
         const int wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
-        if (wrong == 0) {
+        if (wrong == 0)
             printf(
                 "%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the "
                 "CPU\n",
                 inputs[i].name, inputs[i].a.nnz);
-        } else {
+        else
             printf("%s (nnz %d): %d variants fail their check (stderr names them)\n",
                    inputs[i].name, inputs[i].a.nnz, wrong);
-        }
         for (int di = 0; di < inputs[i].sweepDims; ++di)
             printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
         failures += wrong;
@@ -1827,6 +1866,12 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     int gcnInput = 0;
     for (int i = 0; i < count; ++i)
         gcnInput = strcmp(inputs[i].name, "community") == 0 ? i : gcnInput;
+    if (inputs[gcnInput].a.n != inputs[gcnInput].a.cols) {
+        printf("GCN: skipped, needs a square graph (A is %d x %d)\n", inputs[gcnInput].a.n,
+               inputs[gcnInput].a.cols);
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        return failures;
+    }
     const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden,
                           kGcnClasses};
     Config chosen[2];
@@ -2390,43 +2435,14 @@ static int mmRead(const char* path, MmMatrix* m) {
     return failed;
 }
 // ---- end common/mmio.h ----
-static uint64_t splitmix64(uint64_t* state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static uint64_t hash64(uint64_t x) {
-    return splitmix64(&x);
-}
 static double unit01(uint64_t bits) {
     return (double)(bits >> 11) * 0x1p-53;
-}
-static int ceilDiv(int a, int b) {
-    return (a + b - 1) / b;
-}
-static int maxFFor(int dim) {
-    return ceilDiv(dim, kWarpSize);
 }
 // The value of an undirected edge, the same from both ends: 0.25 .. 2.0 in steps of 0.25, exact in
 // float and varied, so a kernel that pairs a value with the wrong column shows.
 static float edgeValue(int u, int v) {
     const uint64_t lo = (uint64_t)(u < v ? u : v), hi = (uint64_t)(u < v ? v : u);
     return 0.25f * (float)(1 + (hash64((lo << 32 | hi) ^ kSeedValues) >> 61));
-}
-// B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
-// one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
-static float denseValue(int row, int col) {
-    const uint64_t h = hash64(((uint64_t)row << 8 | (uint64_t)col) ^ kSeedDense);
-    return (float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f;
-}
-static void* checkedMalloc(size_t bytes) {
-    void* p = malloc(bytes > 0 ? bytes : 1);
-    if (p == NULL) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-        exit(EXIT_FAILURE);
-    }
-    return p;
 }
 static void freeCsr(Csr* a) {
     free(a->rowPtr);
@@ -2438,12 +2454,10 @@ static void freeInputs(Input* inputs, int count) {
         freeCsr(&inputs[i].a);
         for (int v = 0; v < kVCount; ++v) {
             Pcsr* p = &inputs[i].pcsr[v];
-            free(p->panelPtr);
-            free(p->vecCol);
-            free(p->vecVal);
-            free(p->pieceStart);
-            free(p->pieceRow);
-            free(p->zeroPanels);
+            void* held[] = {p->panelPtr,   p->vecCol,   p->vecVal,
+                            p->pieceStart, p->pieceRow, p->zeroPanels};
+            for (int k = 0; k < 6; ++k)
+                free(held[k]);
         }
     }
     free(inputs);
@@ -2455,7 +2469,7 @@ static void addTriple(Triples* t, int row, int col, float val) {
         t->col = (int*)realloc(t->col, (size_t)t->cap * sizeof(int));
         t->val = (float*)realloc(t->val, (size_t)t->cap * sizeof(float));
         if (!t->row || !t->col || !t->val) {
-            fprintf(stderr, "out of host memory (%lld entries)\n", t->cap);
+            fprintf(stderr, "%s: out of host memory (%lld entries)\n", gMemoryFor, t->cap);
             exit(EXIT_FAILURE);
         }
     }
@@ -2472,16 +2486,17 @@ static void addEdge(Triples* t, int u, int v) {
 // The CSR of n rows from the triples, ordered by row, then column, by two stable counting sorts
 // (linear time, where a comparison sort of a Kronecker graph's entries takes seconds); a repeated
 // (row, column) is kept once (an edge drawn twice). The triples are freed.
-static void csrFromTriples(int n, Triples* t, Csr* a) {
+static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
+    const int keys = n > cols ? n : cols;
     int* byCol = (int*)checkedMalloc((size_t)t->count * sizeof(int));
     int* order = (int*)checkedMalloc((size_t)t->count * sizeof(int));
-    long long* start = (long long*)checkedMalloc((size_t)(n + 1) * sizeof(long long));
+    long long* start = (long long*)checkedMalloc((size_t)(keys + 1) * sizeof(long long));
     for (int pass = 0; pass < 2; ++pass) {
         const int* key = pass == 0 ? t->col : t->row;
-        memset(start, 0, (size_t)(n + 1) * sizeof(long long));
+        memset(start, 0, (size_t)(keys + 1) * sizeof(long long));
         for (long long e = 0; e < t->count; ++e)
             ++start[key[e] + 1];
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < keys; ++i)
             start[i + 1] += start[i];
         for (long long k = 0; k < t->count; ++k) {
             const int e = pass == 0 ? (int)k : byCol[k];
@@ -2489,8 +2504,9 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
         }
     }
     a->n = n;
+    a->cols = cols;
     a->nnz = 0;
-    a->rowPtr = (int*)calloc((size_t)n + 1, sizeof(int));
+    a->rowPtr = (int*)checkedCalloc((size_t)n + 1, sizeof(int));
     a->colIdx = (int*)checkedMalloc((size_t)(t->count + 1) * sizeof(int));
     a->val = (float*)checkedMalloc((size_t)(t->count + 1) * sizeof(float));
     for (long long k = 0; k < t->count; ++k) {
@@ -2515,16 +2531,23 @@ static void csrFromTriples(int n, Triples* t, Csr* a) {
 // The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal,
 // could not show a kernel that pairs a value with the wrong column, so its values come from
 // edgeValue (of the unordered pair: a symmetric file stays symmetric).
-static int csrFromFile(const char* path, Csr* a) {
+// Before building, what the input will cost the host: kHostBytesPerRow, kHostBytesPerEntry, and
+// the GPU part's copies of B, C and the CPU's answer, 8 maxDim bytes a row and a column.
+static int csrFromFile(const char* path, int maxDim, Csr* a) {
     MmMatrix mm;
+    gMemoryFor = path;
     if (mmRead(path, &mm) != 0)
         return 0;
-    if (mm.entries == 0 || mm.rows != mm.cols) {
-        fprintf(stderr,
-                mm.entries == 0
-                    ? "%s: needs at least one entry, got %d x %d with none\n"
-                    : "%s: needs a square matrix (B's rows are A's columns), got %d x %d\n",
-                path, mm.rows, mm.cols);
+    const double need = (kHostBytesPerRow + 8.0 * maxDim) * ((double)mm.rows + mm.cols) +
+                        (double)kHostBytesPerEntry * mm.entries;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    if (mm.entries == 0 || need > have) {
+        if (mm.entries == 0)
+            fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows,
+                    mm.cols);
+        else
+            fprintf(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f\n",
+                    path, need, have);
         mmFree(&mm);
         return 0;
     }
@@ -2538,7 +2561,7 @@ static int csrFromFile(const char* path, Csr* a) {
                   mm.field == MM_PATTERN || allEqual ? edgeValue(x.row, x.col) : (float)x.val);
     }
     mmFree(&mm);
-    csrFromTriples(mm.rows, &t, a);
+    csrFromTriples(mm.rows, mm.cols, &t, a);
     return 1;
 }
 // Renumbers the vertices, vertex i becoming newId[i] (out = P A P^T), or a random newId when it is
@@ -2561,7 +2584,7 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     if (out == a)
         freeCsr(a);
     free(perm);
-    csrFromTriples(n, &t, out);
+    csrFromTriples(n, n, &t, out);
 }
 // Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few
 // vertices (a power law). Graph500 then shuffles the ids, so a vertex's neighbours are anywhere.
@@ -2577,7 +2600,7 @@ static void generateKronecker(int scale, int edgeFactor, uint64_t seed, int shuf
         if (u != v)
             addEdge(&t, u, v);  // Graph500 drops self loops
     }
-    csrFromTriples(1 << scale, &t, a);
+    csrFromTriples(1 << scale, 1 << scale, &t, a);
     if (shuffle)
         permuteCsr(a, NULL, seed, a);
 }
@@ -2601,7 +2624,7 @@ static void generateMesh(int side, int dims, int box, Csr* a) {
             }
         }
     }
-    csrFromTriples(n, &t, a);
+    csrFromTriples(n, n, &t, a);
 }
 // A grid keeping a share of its edges: degree 0..4, the shape of a road map; ids row-major, so rows
 // i and i + 1 share no column at all, the worst case for V = 2.
@@ -2613,7 +2636,7 @@ static void generateRoad(int side, double keep, uint64_t seed, Csr* a) {
         if (id / side + 1 < side && unit01(hash64((uint64_t)id * 2 + 1 ^ seed)) < keep)
             addEdge(&t, id, id + side);
     }
-    csrFromTriples(side * side, &t, a);
+    csrFromTriples(side * side, side * side, &t, a);
 }
 // Clusters of consecutive ids, minSize..maxSize of them, each pair inside joined with probability
 // `inside` (1: dense blocks, the diagonal too), plus `outside` random edges a vertex. Neighbouring
@@ -2632,7 +2655,7 @@ static void generateClusters(int n, int minSize, int maxSize, double inside, int
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < outside; ++k)
             addEdge(&t, i, (int)(splitmix64(&seed) % (uint64_t)n));
-    csrFromTriples(n, &t, a);
+    csrFromTriples(n, n, &t, a);
 }
 // Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform),
 // else within +-window ids (banded); with skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose
@@ -2655,7 +2678,7 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
                     bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
         }
     }
-    csrFromTriples(n, &t, a);
+    csrFromTriples(n, n, &t, a);
 }
 // snippet: training-family
 // The training family, fixed by rule before any evaluation: eight generated families of 32 members,
@@ -2768,11 +2791,13 @@ static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
         const int ints = parseInt(tok[2], 1, 8, &w) && parseInt(tok[3], 1, 8, &f) &&
                          parseInt(tok[4], 1, 4, &v) && parseInt(tok[5], 0, 1, &s);
         node->leaf = makeConfig(w, f, v, s);
-        if (!ints || !configAllowed(node->leaf, tree->dim))
+        if (!ints)
+            return mmFail(r, "leaf W F V S: want integers, W and F 1..8, V 1..4, S 0 or 1");
+        if (!configAllowed(node->leaf, tree->dim))
             return mmFail(r,
-                          "W%s F%s V%s S%s is not a configuration at dim %d (W 1/2/4/8, F 1..%d, "
-                          "V 1/2/4, S 0/1)",
-                          tok[2], tok[3], tok[4], tok[5], tree->dim, maxFFor(tree->dim));
+                          "leaf configuration W%d F%d V%d S%d is not one this program runs at dim "
+                          "%d (retrain: ./spmm --train)",
+                          w, f, v, s, tree->dim);
         return 0;
     }
     for (int k = 0; k < kFeatureCount; ++k)
@@ -2847,8 +2872,10 @@ static int readModel(const char* path, Model* m) {
     snprintf(m->path, sizeof(m->path), "%s", path);
     MmLines r = {NULL, path, NULL, 1 << 16, 0, 0, 0, 0};
     r.f = fopen(path, "rb");
-    if (r.f == NULL) {
-        fprintf(stderr, "%s: cannot open: %s (./spmm --train writes it)\n", path, strerror(errno));
+    if (r.f == NULL) {  // the lesson's own model missing: run from the wrong folder
+        const int own = errno == ENOENT && strcmp(path, kDefaultModelPath) == 0;
+        fprintf(stderr, "%s: cannot open: %s (%s)\n", path, strerror(errno),
+                own ? kWrongFolder : "./spmm --train writes it");
         return 1;
     }
     r.buf = (char*)checkedMalloc((size_t)r.cap);
@@ -2863,11 +2890,13 @@ static int parseFlags(int argc, char** argv, Options* o) {
     o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
-        if (strcmp(arg, "--small") == 0) {
+        if (strcmp(arg, "--small") == 0)
             o->small = 1;
-        } else if (strcmp(arg, "--train") == 0) {
+        else if (strcmp(arg, "--full") == 0)
+            o->full = 1;
+        else if (strcmp(arg, "--train") == 0)
             o->train = 1;
-        } else if (strcmp(arg, "--model") == 0) {
+        else if (strcmp(arg, "--model") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "flag --model: needs a path\n");
                 return 0;
@@ -2876,7 +2905,7 @@ static int parseFlags(int argc, char** argv, Options* o) {
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
             return 0;
-        } else {
+        } else {  // a path
             o->paths[o->pathCount++] = argv[i];
         }
     }
@@ -2899,6 +2928,7 @@ static Input* addInput(Input* inputs, int* count, const char* name, const char* 
     snprintf(in->name, sizeof(in->name), "%s", name);
     snprintf(in->about, sizeof(in->about), "%s", about);
     in->reorderedFrom = -1;
+    gMemoryFor = in->name;
     return in;
 }
 static void addReordered(Input* inputs, int* count, int from, const Options* o) {
@@ -2918,13 +2948,17 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
     *count = 0;
     for (int p = 0; p < (o->pathCount > 0 ? o->pathCount : 1); ++p) {
         const char* path = o->pathCount > 0 ? o->paths[p] : kDataPath;
+        if (o->pathCount == 0 && access(path, F_OK) != 0 && errno == ENOENT) {
+            fprintf(stderr, "%s: cannot open: %s (%s)\n", path, strerror(ENOENT), kWrongFolder);
+            return 0;
+        }
         snprintf(about, sizeof(about), "%.100s%s", path,
                  o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
         Input* in = addInput(
             inputs, count,
             o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
             about);
-        if (!csrFromFile(path, &in->a)) {
+        if (!csrFromFile(path, o->dims[o->dimCount - 1], &in->a)) {
             --*count;
             return 0;
         }
@@ -2989,18 +3023,18 @@ int main(int argc, char** argv) {
         return EXIT_FAILURE;
     if (o.train)
         return trainMain(&o);
-    Input* inputs = (Input*)calloc((size_t)o.pathCount + kMaxInputs, sizeof(Input));
-    Model* model = (Model*)calloc(1, sizeof(Model));
-    int count = 0;
-    int status = EXIT_FAILURE;
+    Input* inputs = (Input*)checkedCalloc((size_t)o.pathCount + kMaxInputs, sizeof(Input));
+    Model* model = (Model*)checkedCalloc(1, sizeof(Model));
+    int count = 0, status = EXIT_FAILURE;
     // Both refuse bad input before anything takes time.
     if (readModel(o.modelPath, model) == 0 && buildInputs(&o, inputs, &count)) {
         // The decider's picks, then the random ones.
         Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount * sizeof(Config));
         hostPart(&o, model, inputs, count, picks, picks + count * o.dimCount);
-        status = 2;
         cudaDeviceProp prop;
-        if (deviceFound(&prop)) {
+        const int found = deviceFound(&prop);  // without a GPU, status 2
+        status = found && !gpuFits(inputs, count, o.dims[o.dimCount - 1]) ? EXIT_FAILURE : 2;
+        if (found && status == 2) {
             const int failures =
                 gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model);
             if (failures > 0)
