@@ -72,6 +72,9 @@ static const uint64_t kRootSeed = 0x0007ab1eULL;  // fixed: the same roots on ev
 static const int kDefaultRoots = 16;  // Graph500 asks for 64; 16 keep the default run short
 static const int kSmallRoots = 4;     // --small: roots enough to vary the search, few for racecheck
 static const int kMaxRoots = 64;      // Graph500's number of roots
+static const long long kSourceWork = 1LL << 28;  // the source rule's vertex and edge visits
+// The GPU part's budget in level launches (a host loop's level is a launch and a copy).
+static const long long kLevelBudget = 2000000;
 // --full, the scaling run: Kronecker scales 18 to 23; 2 roots keep its CPU searches short.
 static const int kSweepFirst = 18, kSweepLast = 23, kSweepRoots = 2;
 
@@ -139,7 +142,9 @@ typedef struct {
 // big graph; the GPU's time of each whole search (0: the mapping did not run).
 typedef struct {
     Graph g;
-    int count;
+    const char* name;   // the file, or "Kronecker graph"
+    int count, runs;    // searches, timed runs of each (the budget's)
+    unsigned int mask;  // the mappings the budget lets run
     Search search[kMaxRoots];
     float ms[kMappingCount][kMaxRoots];
 } Part;
@@ -176,6 +181,13 @@ static int fail(FILE* stream, const char* format, ...) {
     va_end(args);
     fputc('\n', stream);
     return 1;
+}
+// malloc, or NULL after one line: `NAME: out of host memory (N bytes for WHAT)`.
+static void* allocate(const char* name, size_t bytes, const char* what) {
+    void* p = malloc(bytes > 0 ? bytes : 1);
+    if (p == NULL)
+        fail(stderr, "%s: out of host memory (%zu bytes for %s)", name, bytes, what);
+    return p;
 }
 static void freeGraph(Graph* g) {
     free(g->rowOffsets);
@@ -775,24 +787,29 @@ static int bfsCpu(const Graph* g, int source, int* dist, int* order, int* levelS
 // end snippet
 // The CPU search from `source`, kept for the judge; Graph500 counts the component's undirected
 // edges once each.
-static void recordSearch(const Graph* g, int source, int* order, int* levelStart, Search* s) {
+static int recordSearch(const Part* p, int source, int* order, int* levelStart, Search* s) {
+    const Graph* g = &p->g;
     s->source = source;
-    s->dist = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
+    s->dist = (int*)allocate(p->name, sizeof(int) * (size_t)g->vertexCount, "a search's distances");
+    if (s->dist == NULL)
+        return 1;
     s->levels = bfsCpu(g, source, s->dist, order, levelStart);
     s->reached = levelStart[s->levels];
-    s->levelSize = (int*)malloc(sizeof(int) * (size_t)s->levels);
+    s->levelSize = (int*)allocate(p->name, sizeof(int) * (size_t)s->levels, "a search's levels");
+    if (s->levelSize == NULL)
+        return 1;
     for (int l = 0; l < s->levels; ++l)
         s->levelSize[l] = levelStart[l + 1] - levelStart[l];
     long long degreeSum = 0;
     for (int k = 0; k < s->reached; ++k)
         degreeSum += degreeOf(g, order[k]);
     s->componentEdges = degreeSum / 2;
+    return 0;
 }
 static int compareInts(const void* a, const void* b) {
-    return *(const int*)a - *(const int*)b;  // degrees: no overflow
+    return *(const int*)a - *(const int*)b;  // degrees, vertices below 2^30: no overflow
 }
-static void printDegreeStats(const Graph* g) {
-    int* degrees = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
+static void printDegreeStats(const Graph* g, int* degrees) {
     int hub = 0, degreeOne = 0, degreeZero = 0, heavy = 0;
     char name[24];
     for (int v = 0; v < g->vertexCount; ++v) {
@@ -810,7 +827,6 @@ static void printDegreeStats(const Graph* g) {
         g->vertexCount, g->edgeCount, 2 * g->edgeCount, degreeOf(g, hub), nameOf(g, hub, name),
         degrees[g->vertexCount / 2], 2.0 * (double)g->edgeCount / g->vertexCount, degreeOne,
         degreeZero, heavy, kHeavyDegree);
-    free(degrees);
 }
 // Per level, from the CPU's frontiers: edges, the widest vertex, and the lane slots each
 // mapping issues (thread per vertex: a warp of 32 vertices runs as long as its widest; warp per
@@ -857,15 +873,20 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
         "per vertex (%.1f%% busy)\n",
         totalEdges, totalThreadSlots, threadBusy, totalWarpSlots, warpBusy);
 }
-// The source rule: BFS from every vertex, keep those whose search needs the most levels, and of
+// The source rule: BFS from every vertex (or, past kSourceWork vertex and edge visits, from as
+// many as fit, drawn with a fixed seed), keep those whose search needs the most levels, and of
 // them take the first label in strcmp order: the most levels make the most launches and round
 // trips, this lesson's case. Says which, and returns it.
-static int chooseWordSource(const Graph* g, int* order, int* levelStart) {
-    int* dist = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
+static int chooseWordSource(const Graph* g, int* dist, int* order, int* levelStart) {
     int best = 0, mostLevels = 0, tied = 0;
-    for (int v = 0; v < g->vertexCount; ++v) {
+    const long long fit = kSourceWork / (g->vertexCount + 2 * g->edgeCount);
+    const long long tries = fit < g->vertexCount ? (fit > 0 ? fit : 1) : g->vertexCount;
+    uint64_t state = kRootSeed;
+    for (long long t = 0; t < tries; ++t) {
+        const int v = (int)(tries < g->vertexCount ? splitmix64(&state) % (uint64_t)g->vertexCount
+                                                   : (uint64_t)t);
         const int levels = bfsCpu(g, v, dist, order, levelStart);
-        if (v == 0 || levels > mostLevels) {
+        if (t == 0 || levels > mostLevels) {
             mostLevels = levels;
             tied = 1;
             best = v;
@@ -875,11 +896,12 @@ static int chooseWordSource(const Graph* g, int* order, int* levelStart) {
                 best = v;
         }
     }
-    free(dist);
     printf(
         "  source: \"%s\" (vertex %d), first in alphabetical order among the %d words whose search "
-        "needs the most levels (%d)\n",
-        labelOf(g, best), best, tied, mostLevels);
+        "needs the most levels (%d)%s\n",
+        labelOf(g, best), best, tied, mostLevels,
+        tries < g->vertexCount ? ", of sources drawn with seed 0x7ab1e (all would take too long)"
+                               : "");
     return best;
 }
 // Graph500 roots: drawn with a fixed seed among the vertices of degree >= 1, no root twice;
@@ -1121,26 +1143,9 @@ static int reserve(void** p, long long* cap, long long need, size_t size) {
     *cap = c;
     return 1;
 }
-// One stable counting-sort pass of 64-bit keys by their digit (key >> shift) & (2^bits - 1).
-// count: 2^bits slots.
-static void radixPass(const uint64_t* in, uint64_t* out, long long n, int shift, int bits,
-                      long long* count) {
-    const uint64_t mask = (1ULL << bits) - 1;
-    memset(count, 0, sizeof(long long) << bits);
-    for (long long i = 0; i < n; ++i)
-        ++count[in[i] >> shift & mask];
-    // Each digit's count becomes its first slot.
-    for (long long digit = 0, sum = 0; digit <= (long long)mask; ++digit) {
-        sum += count[digit];
-        count[digit] = sum - count[digit];
-    }
-    for (long long i = 0; i < n; ++i)
-        out[count[in[i] >> shift & mask]++] = in[i];
-}
-// Symmetrises, drops self-loops and duplicates, and sorts every row: each pair (a, b) enters as
-// the keys a:b and b:a (row high); an LSD radix sort by column, then row, in digits of half a
-// vertex number (a few thousand buckets a pass, which caches keep up with), and a sweep drops
-// the repeats. 1 (the caller frees g): an int offset or memory overflows.
+// Symmetrises, drops self-loops and repeats, and sorts every row: each pair (a, b) enters as the
+// entries a -> b and b -> a, placed by a counting sort on the row; then each row is sorted and its
+// repeats squeezed out. 1 (the caller frees g): an int offset or memory overflows.
 static int buildCsr(int vertexCount, const int* pairs, long long pairCount, Graph* g) {
     long long entries = 0, write = 0;
     for (long long p = 0; p < pairCount; ++p)
@@ -1150,42 +1155,29 @@ static int buildCsr(int vertexCount, const int* pairs, long long pairCount, Grap
     g->selfLoops = pairCount - entries / 2;
     if (entries > INT_MAX)
         return 1;
-    int bits = 1;
-    while (bits < 31 && (1LL << bits) < vertexCount)
-        ++bits;
-    const int digit = (bits + 1) / 2;
-    uint64_t* key = (uint64_t*)malloc(sizeof(uint64_t) * (size_t)(entries + 1));
-    uint64_t* spare = (uint64_t*)malloc(sizeof(uint64_t) * (size_t)(entries + 1));
-    long long* count = (long long*)malloc(sizeof(long long) << digit);
-    g->rowOffsets = (int*)calloc((size_t)vertexCount + 1, sizeof(int));
+    // rowOffsets[v + 2] counts row v; summed, rowOffsets[v + 1] is row v's cursor, then its end.
+    int* offsets = g->rowOffsets = (int*)calloc((size_t)vertexCount + 2, sizeof(int));
     g->colIndices = (int*)malloc(sizeof(int) * (size_t)(entries > 0 ? entries : 1));
-    const int ok = key && spare && count && g->rowOffsets && g->colIndices;
-    for (long long p = 0; ok && p < pairCount; ++p) {
-        const uint64_t a = (uint64_t)pairs[2 * p], b = (uint64_t)pairs[2 * p + 1];
-        if (a != b) {
-            key[write++] = a << 32 | b;
-            key[write++] = b << 32 | a;
-        }
+    if (offsets == NULL || g->colIndices == NULL)
+        return 1;
+    for (long long i = 0; i < 2 * pairCount; ++i)
+        offsets[pairs[i] + 2] += pairs[i] != pairs[i ^ 1];
+    for (int v = 2; v <= vertexCount + 1; ++v)
+        offsets[v] += offsets[v - 1];
+    for (long long i = 0; i < 2 * pairCount; ++i)
+        if (pairs[i] != pairs[i ^ 1])
+            g->colIndices[offsets[pairs[i] + 1]++] = pairs[i ^ 1];
+    for (int v = 0, begin = 0; v < vertexCount; ++v) {
+        const int end = offsets[v + 1];
+        qsort(g->colIndices + begin, (size_t)(end - begin), sizeof(int), compareInts);
+        for (int e = begin; e < end; ++e)
+            if (e == begin || g->colIndices[e] != g->colIndices[e - 1])
+                g->colIndices[write++] = g->colIndices[e];
+        offsets[v + 1] = (int)write;
+        begin = end;
     }
-    // Column low digit, column high, row low, row high; from key to spare and back.
-    for (int pass = 0; ok && pass < 4; ++pass) {
-        const int shift = (pass / 2) * 32 + (pass % 2) * digit;
-        radixPass(pass % 2 ? spare : key, pass % 2 ? key : spare, entries, shift, digit, count);
-    }
-    write = 0;
-    for (long long i = 0; ok && i < entries; ++i) {
-        if (i > 0 && key[i] == key[i - 1])
-            continue;
-        g->colIndices[write++] = (int)(key[i] & 0xffffffffu);
-        ++g->rowOffsets[(key[i] >> 32) + 1];
-    }
-    for (int v = 0; ok && v < vertexCount; ++v)
-        g->rowOffsets[v + 1] += g->rowOffsets[v];
     g->edgeCount = write / 2;
-    free(key);
-    free(spare);
-    free(count);
-    return !ok;
+    return 0;
 }
 
 // Each reader refuses bad input with one line, `FILE: line N: what`, and frees what it allocated,
@@ -1758,9 +1750,10 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
     for (int k = 0; k < 2; ++k) {
         const char* what = k == 0 ? "vertex count" : "edge count";
         if (!mmInteger(tok[k], &count[k], &over))
-            return mmFail(r, "%s '%s' is not an integer", what, tok[k]);
+            return mmFail(r, "%s '%s' is not an integer", what, mmQuote(tok[k]));
         if (over || count[k] < 1 - k || count[k] > kMaxCount)
-            return mmFail(r, "%s %s is out of range %d..%d", what, tok[k], 1 - k, kMaxCount);
+            return mmFail(r, "%s %s is out of range %d..%d", what, mmQuote(tok[k]), 1 - k,
+                          kMaxCount);
     }
     for (int v = 0; v < count[0]; ++v) {
         s = nextLine(r, &err);
@@ -1791,10 +1784,10 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
         long long uv[2];
         for (int k = 0; k < 2; ++k) {
             if (!mmInteger(tok[k], &uv[k], &over))
-                return mmFail(r, "vertex '%s' is not an integer", tok[k]);
+                return mmFail(r, "vertex '%s' is not an integer", mmQuote(tok[k]));
             if (over || uv[k] < 0 || uv[k] >= count[0])
                 return mmFail(r, "vertex %s is out of range 0..%lld (vertices are numbered from 0)",
-                              tok[k], count[0] - 1);
+                              mmQuote(tok[k]), count[0] - 1);
         }
         if (!reserve((void**)pairs, &pairCap, 2 * (e + 1), sizeof(int)))
             return mmFail(r, "out of host memory after %lld edges", e);
@@ -1802,7 +1795,9 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
         (*pairs)[2 * e + 1] = (int)uv[1];
     }
     for (s = nextLine(r, &err); s != NULL; s = nextLine(r, &err))
-        if (mmSplit(s, tok, 3) > 0)
+        if (s[0] == '#')
+            return mmFail(r, "a `#` line after the edges (comments go before the header)");
+        else if (mmSplit(s, tok, 3) > 0)
             return mmFail(r, "more edges than the header's %lld", count[1]);
     if (err)
         return 1;
@@ -1814,8 +1809,10 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
 static int loadWordGraph(const char* path, Graph* g) {
     memset(g, 0, sizeof(*g));
     MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
+    const int missing = errno == ENOENT && path == kGraphPath;
     if (r.f == NULL)
-        return fail(stderr, "%s: cannot open: %s", path, strerror(errno));
+        return fail(stderr, "%s: cannot open: %s%s", path, strerror(errno),
+                    missing ? " (run the lesson from its own folder: cd day38-bfs)" : "");
     r.buf = (char*)malloc((size_t)r.cap);
     int* pairs = NULL;
     const int failed =
@@ -1964,6 +1961,8 @@ static int parseFlags(int argc, char** argv, Options* o) {
 }
 // Step 2: load and validate both graphs, or generate the big one; 1: refused, nothing held.
 static int loadGraphs(const Options* o, Part* words, Part* big, MmMatrix* file) {
+    words->name = o->wordsPath;
+    big->name = o->matrixPath ? o->matrixPath : "Kronecker graph";
     if (loadWordGraph(o->wordsPath, &words->g))
         return 1;
     const int failed = o->matrixPath ? loadMatrixMarketGraph(o->matrixPath, &big->g, file)
@@ -1974,12 +1973,38 @@ static int loadGraphs(const Options* o, Part* words, Part* big, MmMatrix* file) 
 }
 // ---- The steps of main ----
 
+// The GPU part's budget: level launches (a host loop's launch and copy) over every mapping's
+// judged and timed searches, search 0 once more level by level. Over kLevelBudget: fewer roots,
+// then one timed run, then mappings left out from the first; the grid loop always runs.
+static void budgetPart(Part* p, int runs) {
+    long long levels = p->search[0].levels;
+    int kept = kMappingCount;
+    for (int r = 0; r < p->count; ++r)
+        levels += p->search[r].levels;
+    p->runs = runs;
+    p->mask = ~0u;
+    while (p->count > 1 && levels * (2 + kWarmupRuns + runs) * kept > kLevelBudget)
+        levels -= p->search[--p->count].levels;  // freePart frees it
+    if (levels * (2 + kWarmupRuns + runs) * kept > kLevelBudget)
+        p->runs = 1;
+    while (kept > 1 && levels * (2 + kWarmupRuns + p->runs) * kept > kLevelBudget)
+        p->mask &= ~(1u << (kMappingCount - kept--));
+    printf(
+        "  GPU budget: %lld level launches, %lld here: %d searches, %d timed runs, %d mappings\n",
+        kLevelBudget, levels * (2 + kWarmupRuns + p->runs) * kept, p->count, p->runs, kept);
+}
 // Step 3: a graph on the host: degrees, sources (the rule, or Graph500 roots), the judge's
-// answers, search 0's levels.
-static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* file) {
+// answers, search 0's levels. 1: out of host memory (said so).
+static int analyseGraph(const Options* o, Part* p, int words, const MmMatrix* file) {
     static const char* const field[] = {"real", "integer", "pattern"};
     static const char* const symmetry[] = {"general", "symmetric", "skew-symmetric"};
     const Graph* g = &p->g;
+    const size_t bytes = sizeof(int) * (size_t)g->vertexCount;
+    int* order = (int*)allocate(p->name, bytes, "a search's order");
+    int* levelStart =
+        order ? (int*)allocate(p->name, bytes + sizeof(int), "a search's levels") : NULL;
+    int* scratch = levelStart ? (int*)allocate(p->name, bytes, "degrees and distances") : NULL;
+    int roots[kMaxRoots], failed = scratch == NULL;
     if (words)
         printf("\nGraph: %s\n", o->wordsPath);
     else if (o->matrixPath)
@@ -1991,7 +2016,8 @@ static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* f
             "\nGraph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed "
             "%#llx (symmetrised, self-loops and duplicates dropped)\n",
             o->scale, kKronEdgeFactor, kKronA, kKronB, kKronC, (unsigned long long)kKronSeed);
-    printDegreeStats(g);
+    if (!failed)
+        printDegreeStats(g, scratch);
     if (!words && o->matrixPath)
         printf(
             "  read: %s %s, %d x %d, %lld entries declared, %lld duplicates merged (summed) by the "
@@ -2000,13 +2026,10 @@ static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* f
             file->merged);
     printf("  built from %lld pairs: %lld self-loops and %lld repeats of an edge dropped\n",
            g->pairCount, g->selfLoops, g->pairCount - g->selfLoops - g->edgeCount);
-    int* order = (int*)malloc(sizeof(int) * (size_t)g->vertexCount);
-    int* levelStart = (int*)malloc(sizeof(int) * ((size_t)g->vertexCount + 1));
-    int roots[kMaxRoots];
-    if (words) {
-        roots[0] = chooseWordSource(g, order, levelStart);
+    if (words && !failed) {
+        roots[0] = chooseWordSource(g, scratch, order, levelStart);
         p->count = 1;
-    } else {
+    } else if (!failed) {
         p->count = chooseRoots(g, o->roots, roots);
         printf(
             "\n%d roots of degree >= 1 (seed %#llx); Graph500 counts the edges of each root's "
@@ -2015,8 +2038,14 @@ static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* f
             o->full || p->count < 2 ? "" : " (root 0 here)", "root", "vertex", "reached", "edges",
             "levels");
     }
-    for (int r = p->count - 1; r >= 0; --r)  // search 0 last: its frontiers stay in order
-        recordSearch(g, roots[r], order, levelStart, &p->search[r]);
+    for (int r = p->count - 1; r >= 0 && !failed; --r)  // search 0 last: its frontiers in order
+        failed = recordSearch(p, roots[r], order, levelStart, &p->search[r]);
+    free(scratch);
+    if (failed) {
+        free(order);
+        free(levelStart);
+        return 1;
+    }
     for (int r = 0; !words && r < (o->full ? p->count : p->count > 0); ++r)  // sweep: every root
         printf("%6d %10d %10d %12lld %7d\n", r, roots[r], p->search[r].reached,
                p->search[r].componentEdges, p->search[r].levels);
@@ -2035,8 +2064,10 @@ static void analyseGraph(const Options* o, Part* p, int words, const MmMatrix* f
             "trips\n",
             p->search[0].reached, g->vertexCount, p->search[0].levels, p->search[0].levels + 1,
             p->search[0].levels);
+    budgetPart(p, o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns);
     free(order);
     free(levelStart);
+    return 0;
 }
 // Step 4: the first CUDA call: 0 (the no-device line) or 1; *cooperative: the grid loop can run
 // (else the run fails).
@@ -2044,8 +2075,14 @@ static int deviceFound(int* cooperative) {
     int deviceCount = 0, driver = 0, runtime = 0;
     const cudaError_t probe = cudaGetDeviceCount(&deviceCount);
     if (probe != cudaSuccess || deviceCount == 0) {
-        printf("no CUDA device found (%s): the host part above ran, the GPU part did not\n",
-               probe != cudaSuccess ? cudaGetErrorString(probe) : "0 devices");
+        const int old = probe == cudaErrorInsufficientDriver;
+        const int other = probe != cudaSuccess && probe != cudaErrorNoDevice && !old;
+        printf("%s%s%s%s: the host part above ran, the GPU part did not\n",
+               other ? "the GPU cannot be used (CUDA: " : "no GPU found",
+               other ? cudaGetErrorString(probe) : "", other ? ")" : "",
+               old ? ", or its driver is older than this program's CUDA runtime (nvidia-smi shows "
+                     "both)"
+                   : "");
         return 0;
     }
     cudaDeviceProp prop;
@@ -2066,9 +2103,11 @@ static int deviceFound(int* cooperative) {
 // does not fit the word graph fails.
 static int checkMappings(const Options* o, const DeviceBfs* d, const Part* p, int cooperative,
                          int words, unsigned int mask, int* ok) {
-    int* dist = (int*)malloc(sizeof(int) * (size_t)p->g.vertexCount);  // the GPU's, each search
-    unsigned int* counts = (unsigned int*)malloc(sizeof(int) * 2 * ((size_t)p->g.vertexCount + 1));
-    int failures = 0;
+    const size_t bytes = sizeof(int) * (size_t)p->g.vertexCount;  // the GPU's, each search
+    int* dist = (int*)allocate(p->name, bytes, "the GPU's distances");
+    unsigned int* counts =
+        dist ? (unsigned int*)allocate(p->name, 2 * bytes + 2 * sizeof(int), "counters") : NULL;
+    int failures = counts == NULL;
     long long reached = 0;
     for (int r = 0; r < p->count; ++r)
         reached += p->search[r].reached;
@@ -2083,7 +2122,7 @@ static int checkMappings(const Options* o, const DeviceBfs* d, const Part* p, in
         const int wanted = mask >> m & 1u;
         const int fits =
             (m != kMapBlockLoop || d->stateShared > 0) && (m != kMapOnChip || d->graphShared > 0);
-        ok[m] = wanted && fits && (m != kMapGridLoop || cooperative);
+        ok[m] = wanted && fits && counts && (m != kMapGridLoop || cooperative);
         if (wanted && !fits)
             printf(
                 "  %-20s not run: the %s of %d vertices does not fit one block's shared memory\n",
@@ -2189,13 +2228,12 @@ static void printLevelTimes(const DeviceBfs* d, const int* ok, const Part* p, in
 // host-loop level's launch, copy and wait. hm: each mapping's GTEPS.
 static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsigned int mask,
                     double* hm) {
-    const int runs = o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns;
-    const int levels = p->search[0].levels;
+    const int runs = p->runs, levels = p->search[0].levels;
     int ok[kMappingCount];
     DeviceBfs d;
     char label[64];
     uploadGraph(&p->g, &d);
-    int failures = checkMappings(o, &d, p, cooperative, words, mask, ok);
+    int failures = checkMappings(o, &d, p, cooperative, words, mask & p->mask, ok);
     if (words)
         printf(
             "\nWord graph: whole BFS from \"%s\", %d levels, mean of %d runs; reset included, and "
@@ -2209,7 +2247,7 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
             runs, "graph, mapping", "mean ms", "GTEPS (hm)", "min GTEPS", "max GTEPS");
     for (int m = 0; m < kMappingCount; ++m) {
         for (int r = 0; ok[m] && r < p->count; ++r) {
-            const int warmups = r > 0 || o->small ? 1 : kWarmupRuns;
+            const int warmups = r > 0 || o->small || runs == 1 ? 1 : kWarmupRuns;
             // Kronecker searches by thread per vertex are the longest: one run is steady.
             const int timedRuns = !words && m == kMapThread ? 1 : runs;
             p->ms[m][r] = timeMs(&d, m, p->search[r].source, warmups, timedRuns);
@@ -2230,10 +2268,8 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
         if (!ok[m] || p->count == 0)
             continue;
         hm[m] = p->count / inverse;
-        if (o->matrixPath)
-            snprintf(label, sizeof(label), "mtx %s", kMappingName[m]);
-        else
-            snprintf(label, sizeof(label), "kron%d %s", o->scale, kMappingName[m]);
+        snprintf(label, sizeof(label), o->matrixPath ? "mtx%.0d %s" : "kron%d %s",
+                 o->matrixPath ? 0 : o->scale, kMappingName[m]);
         const double vsWarp = ok[kMapWarp] ? p->ms[kMapWarp][0] / sumMs : 0.0;
         if (words)
             printf("~ %-20s %12.2f %14.2f %11.2fx\n", kMappingName[m], 1000.0 * sumMs,
@@ -2286,10 +2322,11 @@ static void printGoals(const Options* o, const Part* words, const double* hm) {
         printf("headline: kron%d_gteps_best = %.2f\n", o->scale, hm[best]);
 }
 static void freePart(Part* p) {
-    for (int r = 0; r < p->count; ++r) {
+    for (int r = 0; r < kMaxRoots; ++r) {  // budgetPart's dropped searches too
         free(p->search[r].dist);
         free(p->search[r].levelSize);
     }
+    memset(p->search, 0, sizeof(p->search));
     freeGraph(&p->g);
     p->count = 0;
 }
@@ -2309,12 +2346,16 @@ static int runSweep(Options* o) {
         kSweepFirst, kSweepLast, o->roots);
     for (int s = kSweepFirst; s <= kSweepLast; ++s) {
         o->scale = s;
+        big.name = "Kronecker graph";
         if (generateKronecker(s, &big.g))
             return EXIT_FAILURE;
-        analyseGraph(o, &big, 0, NULL);
-        if (s == kSweepFirst && !deviceFound(&cooperative)) {  // the first CUDA call
+        // Out of memory: 1; without a GPU (the first CUDA call), 2.
+        const int stop = analyseGraph(o, &big, 0, NULL)                   ? 1
+                         : s == kSweepFirst && !deviceFound(&cooperative) ? 2
+                                                                          : 0;
+        if (stop) {
             freePart(&big);
-            return 2;
+            return stop;
         }
         const unsigned int mask = 1u << swept[0] | 1u << swept[1];
         failures += !cooperative + runOnGpu(o, &big, cooperative, 0, mask, hm[s]);
@@ -2354,11 +2395,11 @@ int main(int argc, char** argv) {
     printf(
         "Day 38: level-synchronous BFS, thread / warp / edge-balanced mappings, host loop vs "
         "device loop\n");
-    analyseGraph(&o, &words, 1, &file);  // 3. host analysis: the judge's answers
-    analyseGraph(&o, &big, 0, &file);
-    int status = 2, cooperative = 0;
+    int status = 2, cooperative = 0;  // 3. host analysis: the judge's answers
     double hmWords[kMappingCount] = {0}, hm[kMappingCount] = {0};
-    if (deviceFound(&cooperative)) {  // 4. the first CUDA call
+    if (analyseGraph(&o, &words, 1, &file) || analyseGraph(&o, &big, 0, &file))
+        status = EXIT_FAILURE;
+    else if (deviceFound(&cooperative)) {  // 4. the first CUDA call
         // 5. GPU part: judge, then time
         int failures = !cooperative + runOnGpu(&o, &words, cooperative, 1, ~0u, hmWords);
         failures += runOnGpu(&o, &big, cooperative, 0, ~0u, hm);
