@@ -1989,9 +1989,11 @@ static void budgetPart(Part* p, int runs) {
         p->runs = 1;
     while (kept > 1 && levels * (2 + kWarmupRuns + p->runs) * kept > kLevelBudget)
         p->mask &= ~(1u << (kMappingCount - kept--));
+    const long long cost = levels * (2 + kWarmupRuns + p->runs) * kept;
     printf(
-        "  GPU budget: %lld level launches, %lld here: %d searches, %d timed runs, %d mappings\n",
-        kLevelBudget, levels * (2 + kWarmupRuns + p->runs) * kept, p->count, p->runs, kept);
+        "  GPU budget: %lld level launches, %lld here: %d searches, %d timed runs, %d mappings%s\n",
+        kLevelBudget, cost, p->count, p->runs, kept,
+        cost > kLevelBudget ? " (the grid loop runs whatever its cost)" : "");
 }
 // Step 3: a graph on the host: degrees, sources (the rule, or Graph500 roots), the judge's
 // answers, search 0's levels. 1: out of host memory (said so).
