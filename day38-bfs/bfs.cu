@@ -189,11 +189,13 @@ static void* allocate(const char* name, size_t bytes, const char* what) {
         fail(stderr, "%s: out of host memory (%zu bytes for %s)", name, bytes, what);
     return p;
 }
-static void freeGraph(Graph* g) {
+// Frees g and returns 1, so a refusal that drops the graph is one statement.
+static int freeGraph(Graph* g) {
     free(g->rowOffsets);
     free(g->colIndices);
     free(g->labels);
     memset(g, 0, sizeof(*g));
+    return 1;
 }
 
 // ---- Kernels, in the order the lesson teaches them ----
@@ -865,13 +867,12 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
     }
     if (levels > kMaxTableLevels)
         printf("  (levels from %d on are not listed)\n", kMaxTableLevels);
-    const double threadBusy =
-        100.0 * totalEdges / (double)(totalThreadSlots > 0 ? totalThreadSlots : 1);
-    const double warpBusy = 100.0 * totalEdges / (double)(totalWarpSlots > 0 ? totalWarpSlots : 1);
     printf(
         "  %lld edges walked; lane slots issued: %lld thread per vertex (%.1f%% busy), %lld warp "
         "per vertex (%.1f%% busy)\n",
-        totalEdges, totalThreadSlots, threadBusy, totalWarpSlots, warpBusy);
+        totalEdges, totalThreadSlots,
+        100.0 * totalEdges / (double)(totalThreadSlots + !totalThreadSlots), totalWarpSlots,
+        100.0 * totalEdges / (double)(totalWarpSlots + !totalWarpSlots));
 }
 // The source rule: BFS from every vertex (or, past kSourceWork vertex and edge visits, from as
 // many as fit, drawn with a fixed seed), keep those whose search needs the most levels, and of
@@ -888,13 +889,12 @@ static int chooseWordSource(const Graph* g, int* dist, int* order, int* levelSta
         const int levels = bfsCpu(g, v, dist, order, levelStart);
         if (t == 0 || levels > mostLevels) {
             mostLevels = levels;
-            tied = 1;
+            tied = 0;
             best = v;
-        } else if (levels == mostLevels) {
-            ++tied;
-            if (strcmp(labelOf(g, v), labelOf(g, best)) < 0)
-                best = v;
         }
+        tied += levels == mostLevels;
+        if (levels == mostLevels && strcmp(labelOf(g, v), labelOf(g, best)) < 0)
+            best = v;
     }
     printf(
         "  source: \"%s\" (vertex %d), first in alphabetical order among the %d words whose search "
@@ -1799,11 +1799,9 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
             return mmFail(r, "a `#` line after the edges (comments go before the header)");
         else if (mmSplit(s, tok, 3) > 0)
             return mmFail(r, "more edges than the header's %lld", count[1]);
-    if (err)
-        return 1;
-    if (buildCsr((int)count[0], *pairs, count[1], g))
-        return fail(stderr, "%s: out of host memory for the graph", r->path);
-    return 0;
+    if (err || !buildCsr((int)count[0], *pairs, count[1], g))
+        return err;
+    return fail(stderr, "%s: out of host memory for the graph", r->path);
 }
 // 0: loaded; 1: refused (said why), nothing held.
 static int loadWordGraph(const char* path, Graph* g) {
@@ -1820,9 +1818,7 @@ static int loadWordGraph(const char* path, Graph* g) {
     free(r.buf);
     fclose(r.f);
     free(pairs);
-    if (failed)
-        freeGraph(g);
-    return failed;
+    return failed && freeGraph(g);
 }
 // A Matrix Market graph from the reader's COO triples: every stored entry (i, j) is an edge
 // whatever its value (BFS reads the pattern). A general file's (i, j) and (j, i) make one
@@ -1851,10 +1847,8 @@ static int loadMatrixMarketGraph(const char* path, Graph* g, MmMatrix* file) {
     free(pairs);
     if (fault != NULL)
         return fail(stderr, "%s: %s, got %d x %d", path, fault, file->rows, file->cols);
-    if (!failed)
-        return 0;
-    freeGraph(g);
-    return fail(stderr, "%s: out of host memory for the graph, or more than 2^31 adjacency entries",
+    return failed && freeGraph(g) &&
+           fail(stderr, "%s: out of host memory for the graph, or more than 2^31 adjacency entries",
                 path);
 }
 // end snippet
@@ -1900,20 +1894,14 @@ static int generateKronecker(int scale, Graph* g) {
     const int failed = !ok || buildCsr(vertexCount, pairs, pairCount, g);
     free(pairs);
     free(permutation);
-    if (!failed)
-        return 0;
-    freeGraph(g);
-    return fail(stderr, "Kronecker scale %d: out of host memory", scale);
+    return failed && freeGraph(g) && fail(stderr, "Kronecker scale %d: out of host memory", scale);
 }
 // Step 1, over main's defaults. Returns 0 to run, 1 after refusing a flag (one line on stderr), 2
 // after the help: the header's Run lines.
 static int parseFlags(int argc, char** argv, Options* o) {
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0)
-            continue;
-        fputs(kUsage, stdout);
-        return 2;
-    }
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return fputs(kUsage, stdout) < 0 ? 1 : 2;
     for (int i = 1; i < argc; ++i) {
         const char* flag = argv[i];
         const char* value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[i + 1] : NULL;
@@ -1922,12 +1910,11 @@ static int parseFlags(int argc, char** argv, Options* o) {
         const int kron = strcmp(flag, "--kron") == 0,
                   counted = kron || strcmp(flag, "--roots") == 0;
         const int low = kron ? kMinScale : 1, high = kron ? kMaxScale : kMaxRoots;
-        if (counted && value == NULL)
-            return fail(stderr, "flag %s: needs a value, an integer from %d to %d", flag, low,
-                        high);
-        if (counted && (*end != '\0' || end == value || v < low || v > high))
-            return fail(stderr, "flag %s: '%s' is not an integer from %d to %d", flag, value, low,
-                        high);
+        if (counted && (value == NULL || *end != '\0' || end == value || v < low || v > high))
+            return fail(stderr,
+                        value ? "flag %s: '%s' is not an integer from %d to %d"
+                              : "flag %s: needs a value%s, an integer from %d to %d",
+                        flag, value ? value : "", low, high);
         if (counted) {
             *(kron ? &o->scale : &o->roots) = (int)v;
             ++i;
@@ -1958,18 +1945,6 @@ static int parseFlags(int argc, char** argv, Options* o) {
     if (o->roots < 0)
         o->roots = o->small ? kSmallRoots : o->full ? kSweepRoots : kDefaultRoots;
     return 0;
-}
-// Step 2: load and validate both graphs, or generate the big one; 1: refused, nothing held.
-static int loadGraphs(const Options* o, Part* words, Part* big, MmMatrix* file) {
-    words->name = o->wordsPath;
-    big->name = o->matrixPath ? o->matrixPath : "Kronecker graph";
-    if (loadWordGraph(o->wordsPath, &words->g))
-        return 1;
-    const int failed = o->matrixPath ? loadMatrixMarketGraph(o->matrixPath, &big->g, file)
-                                     : generateKronecker(o->scale, &big->g);
-    if (failed)
-        freeGraph(&words->g);
-    return failed;
 }
 // ---- The steps of main ----
 
@@ -2007,12 +1982,10 @@ static int analyseGraph(const Options* o, Part* p, int words, const MmMatrix* fi
         order ? (int*)allocate(p->name, bytes + sizeof(int), "a search's levels") : NULL;
     int* scratch = levelStart ? (int*)allocate(p->name, bytes, "degrees and distances") : NULL;
     int roots[kMaxRoots], failed = scratch == NULL;
-    if (words)
-        printf("\nGraph: %s\n", o->wordsPath);
-    else if (o->matrixPath)
+    if (words || o->matrixPath)
         printf(
-            "\nGraph: %s (every entry an edge, values ignored; symmetrised, self-loops dropped)\n",
-            o->matrixPath);
+            "\nGraph: %s%s\n", words ? o->wordsPath : o->matrixPath,
+            words ? "" : " (every entry an edge, values ignored; symmetrised, self-loops dropped)");
     else
         printf(
             "\nGraph: Graph500 Kronecker, scale %d, edge factor %d, A B C = %.2f %.2f %.2f, seed "
@@ -2043,33 +2016,33 @@ static int analyseGraph(const Options* o, Part* p, int words, const MmMatrix* fi
     for (int r = p->count - 1; r >= 0 && !failed; --r)  // search 0 last: its frontiers in order
         failed = recordSearch(p, roots[r], order, levelStart, &p->search[r]);
     free(scratch);
-    if (failed) {
-        free(order);
-        free(levelStart);
-        return 1;
+    if (!failed) {
+        for (int r = 0; !words && r < (o->full ? p->count : p->count > 0);
+             ++r)  // sweep: every root
+            printf("%6d %10d %10d %12lld %7d\n", r, roots[r], p->search[r].reached,
+                   p->search[r].componentEdges, p->search[r].levels);
+        if (words)
+            printf(
+                "\nBFS from \"%s\": the work of each level, counted from the graph (heavy = degree "
+                ">= "
+                "%d)\n",
+                labelOf(g, roots[0]), kHeavyDegree);
+        else if (p->count > 0)
+            printf("\nBFS from root 0 (vertex %d): the work of each level\n", roots[0]);
+        if (p->count > 0)
+            printLevelWork(g, order, levelStart, p->search[0].levels);
+        if (words)
+            printf(
+                "  reached %d of %d vertices in %d levels: a host loop makes %d launches and %d "
+                "round "
+                "trips\n",
+                p->search[0].reached, g->vertexCount, p->search[0].levels, p->search[0].levels + 1,
+                p->search[0].levels);
+        budgetPart(p, o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns);
     }
-    for (int r = 0; !words && r < (o->full ? p->count : p->count > 0); ++r)  // sweep: every root
-        printf("%6d %10d %10d %12lld %7d\n", r, roots[r], p->search[r].reached,
-               p->search[r].componentEdges, p->search[r].levels);
-    if (words)
-        printf(
-            "\nBFS from \"%s\": the work of each level, counted from the graph (heavy = degree >= "
-            "%d)\n",
-            labelOf(g, roots[0]), kHeavyDegree);
-    else if (p->count > 0)
-        printf("\nBFS from root 0 (vertex %d): the work of each level\n", roots[0]);
-    if (p->count > 0)
-        printLevelWork(g, order, levelStart, p->search[0].levels);
-    if (words)
-        printf(
-            "  reached %d of %d vertices in %d levels: a host loop makes %d launches and %d round "
-            "trips\n",
-            p->search[0].reached, g->vertexCount, p->search[0].levels, p->search[0].levels + 1,
-            p->search[0].levels);
-    budgetPart(p, o->small ? kSmallTimedRuns : words ? kTimedRuns : kKronTimedRuns);
     free(order);
     free(levelStart);
-    return 0;
+    return failed;
 }
 // Step 4: the first CUDA call: 0 (the no-device line) or 1; *cooperative: the grid loop can run
 // (else the run fails).
@@ -2298,30 +2271,24 @@ static void printGoals(const Options* o, const Part* words, const double* hm) {
     const float warpMs = words->ms[kMapWarp][0];
     float deviceMs = 0.0f;  // the fastest device loop
     for (int m = kMapBlockLoop; m < kMappingCount; ++m)
-        deviceMs = words->ms[m][0] > 0.0f && (deviceMs == 0.0f || words->ms[m][0] < deviceMs)
-                       ? words->ms[m][0]
-                       : deviceMs;
+        if (words->ms[m][0] > 0.0f && (deviceMs == 0.0f || words->ms[m][0] < deviceMs))
+            deviceMs = words->ms[m][0];
     const double speedup = deviceMs > 0.0f && warpMs > 0.0f ? warpMs / deviceMs : 0.0;
     int best = 0;
     for (int m = 1; m < kMappingCount; ++m)
         best = hm[m] > hm[best] ? m : best;
+    const int mtx = o->matrixPath != NULL, scale = mtx ? 0 : o->scale;
     printf(
         "\n~ word graph: host-loop warp %.2f us, best device loop %.2f us: %.2fx (goal >= 10x: "
         "{%s})\n",
         1000.0 * warpMs, 1000.0 * deviceMs, speedup, speedup >= 10.0 ? "met" : "not met");
-    if (o->matrixPath)
-        printf("~ Matrix Market graph: best mapping {%s} at %.2f GTEPS\n", kMappingName[best],
-               hm[best]);
-    else
-        printf(
-            "~ Kronecker scale %d: best mapping {%s} at %.2f GTEPS (goal >= 40 at scale 21, "
-            "top-down: {%s})\n",
-            o->scale, kMappingName[best], hm[best], hm[best] >= 40.0 ? "met" : "not met");
+    printf(mtx ? "~ Matrix Market graph%.0d" : "~ Kronecker scale %d", scale);
+    printf(": best mapping {%s} at %.2f GTEPS", kMappingName[best], hm[best]);
+    printf(mtx ? "%.0s\n" : " (goal >= 40 at scale 21, top-down: {%s})\n",
+           hm[best] >= 40.0 ? "met" : "not met");
     printf("headline: device_loop_speedup_wordgraph = %.2f\n", speedup);
-    if (o->matrixPath)
-        printf("headline: mtx_gteps_best = %.2f\n", hm[best]);
-    else
-        printf("headline: kron%d_gteps_best = %.2f\n", o->scale, hm[best]);
+    printf(mtx ? "headline: mtx%.0d_gteps_best = %.2f\n" : "headline: kron%d_gteps_best = %.2f\n",
+           scale, hm[best]);
 }
 static void freePart(Part* p) {
     for (int r = 0; r < kMaxRoots; ++r) {  // budgetPart's dropped searches too
@@ -2391,9 +2358,15 @@ int main(int argc, char** argv) {
     if (flags != 0)
         return flags == 2 ? EXIT_SUCCESS : EXIT_FAILURE;
     if (o.full)
-        return runSweep(&o);  // --full: the scaling run instead
-    if (loadGraphs(&o, &words, &big, &file))
-        return EXIT_FAILURE;  // 2. load and validate, generate
+        return runSweep(&o);   // --full: the scaling run instead
+    words.name = o.wordsPath;  // 2. load and validate, generate
+    big.name = o.matrixPath ? o.matrixPath : "Kronecker graph";
+    if (loadWordGraph(o.wordsPath, &words.g))
+        return EXIT_FAILURE;
+    if ((o.matrixPath ? loadMatrixMarketGraph(o.matrixPath, &big.g, &file)
+                      : generateKronecker(o.scale, &big.g)) &&
+        freeGraph(&words.g))
+        return EXIT_FAILURE;
     printf(
         "Day 38: level-synchronous BFS, thread / warp / edge-balanced mappings, host loop vs "
         "device loop\n");
