@@ -798,15 +798,13 @@ static int recordSearch(const Part* p, int source, int* order, int* levelStart, 
     s->levels = bfsCpu(g, source, s->dist, order, levelStart);
     s->reached = levelStart[s->levels];
     s->levelSize = (int*)allocate(p->name, sizeof(int) * (size_t)s->levels, "a search's levels");
-    if (s->levelSize == NULL)
-        return 1;
-    for (int l = 0; l < s->levels; ++l)
+    for (int l = 0; s->levelSize != NULL && l < s->levels; ++l)
         s->levelSize[l] = levelStart[l + 1] - levelStart[l];
     long long degreeSum = 0;
     for (int k = 0; k < s->reached; ++k)
         degreeSum += degreeOf(g, order[k]);
     s->componentEdges = degreeSum / 2;
-    return 0;
+    return s->levelSize == NULL;
 }
 static int compareInts(const void* a, const void* b) {
     return *(const int*)a - *(const int*)b;  // degrees, vertices below 2^30: no overflow
@@ -819,8 +817,7 @@ static void printDegreeStats(const Graph* g, int* degrees) {
         degreeOne += d == 1;
         degreeZero += d == 0;
         heavy += d >= kHeavyDegree;
-        if (d > degreeOf(g, hub))
-            hub = v;
+        hub = d > degreeOf(g, hub) ? v : hub;
     }
     qsort(degrees, (size_t)g->vertexCount, sizeof(int), compareInts);
     printf(
@@ -847,10 +844,8 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
             edges += d;
             heavy += d >= kHeavyDegree;
             warpMax = d > warpMax ? d : warpMax;
-            if (d > maxDegree) {
-                maxDegree = d;
-                busiest = order[k];
-            }
+            busiest = d > maxDegree ? order[k] : busiest;
+            maxDegree = d > maxDegree ? d : maxDegree;
             if (lane == kWarpSize - 1 || k + 1 == end) {  // a warp's last vertex
                 threadSlots += (long long)kWarpSize * warpMax;
                 warpMax = 0;
@@ -1839,8 +1834,7 @@ static int loadMatrixMarketGraph(const char* path, Graph* g, MmMatrix* file) {
         if (file->symmetry != MM_GENERAL && t.row < t.col)
             continue;  // its mirror is taken
         pairs[2 * count] = t.row;
-        pairs[2 * count + 1] = t.col;
-        ++count;
+        pairs[2 * count++ + 1] = t.col;
     }
     mmFree(file);
     const int failed = fault != NULL || pairs == NULL || buildCsr(file->rows, pairs, count, g);
@@ -1882,12 +1876,8 @@ static int generateKronecker(int scale, Graph* g) {
     }
     for (int v = 0; ok && v < vertexCount; ++v)
         permutation[v] = v;
-    for (int v = vertexCount - 1; ok && v > 0; --v) {  // Fisher-Yates
-        const int k = (int)(splitmix64(&state) % (uint64_t)(v + 1));
-        const int t = permutation[v];
-        permutation[v] = permutation[k];
-        permutation[k] = t;
-    }
+    for (int v = vertexCount - 1; ok && v > 0; --v)  // Fisher-Yates
+        std::swap(permutation[v], permutation[splitmix64(&state) % (uint64_t)(v + 1)]);
     for (long long i = 0; ok && i < 2 * pairCount; ++i)
         pairs[i] = permutation[pairs[i]];
     // 2^25 * 16 * 2 < 2^31: no offset overflows.
@@ -1922,10 +1912,8 @@ static int parseFlags(int argc, char** argv, Options* o) {
             if (value == NULL)
                 return fail(stderr, "flag --words: needs a FILE in word-graph.txt's format");
             o->wordsPath = argv[++i];
-        } else if (strcmp(flag, "--small") == 0) {
-            o->small = 1;
-        } else if (strcmp(flag, "--full") == 0) {
-            o->full = 1;
+        } else if (strcmp(flag, "--small") == 0 || strcmp(flag, "--full") == 0) {
+            *(flag[2] == 's' ? &o->small : &o->full) = 1;
         } else if (flag[0] == '-') {
             return fail(stderr, "flag %s: unknown (--help lists every flag)", flag);
         } else if (o->matrixPath != NULL) {
@@ -2001,18 +1989,17 @@ static int analyseGraph(const Options* o, Part* p, int words, const MmMatrix* fi
             file->merged);
     printf("  built from %lld pairs: %lld self-loops and %lld repeats of an edge dropped\n",
            g->pairCount, g->selfLoops, g->pairCount - g->selfLoops - g->edgeCount);
-    if (words && !failed) {
+    if (!failed)
+        p->count = words ? 1 : chooseRoots(g, o->roots, roots);
+    if (words && !failed)
         roots[0] = chooseWordSource(g, scratch, order, levelStart);
-        p->count = 1;
-    } else if (!failed) {
-        p->count = chooseRoots(g, o->roots, roots);
+    else if (!failed)
         printf(
             "\n%d roots of degree >= 1 (seed %#llx); Graph500 counts the edges of each root's "
             "component%s\n%6s %10s %10s %12s %7s\n",
             p->count, (unsigned long long)kRootSeed,
             o->full || p->count < 2 ? "" : " (root 0 here)", "root", "vertex", "reached", "edges",
             "levels");
-    }
     for (int r = p->count - 1; r >= 0 && !failed; --r)  // search 0 last: its frontiers in order
         failed = recordSearch(p, roots[r], order, levelStart, &p->search[r]);
     free(scratch);
