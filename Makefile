@@ -69,7 +69,7 @@ common/mmbench: common/mmbench.c common/mmio.h
 # Builds what it can and lets common/check count what did not build, so one
 # broken lesson is one failure in the tally rather than the end of the run.
 check:
-	@$(SETUP) && { $(MAKE) -k --no-print-directory all || true; } && sh common/check $(LESSONS)
+	@$(SETUP) && { $(MAKE) -k -j2 --no-print-directory all || true; } && sh common/check $(LESSONS)
 
 # A log is never overwritten: a second run on the same day writes -2, -3, ...
 verify:
