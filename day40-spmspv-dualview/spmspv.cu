@@ -398,6 +398,7 @@ static const int kPullUnroll = 4;
 // DB-BFS pull: chunks of 32 indices in flight; found rows skip theirs from the next round (16 ran
 // slower, notes.md).
 static const int kBfsPullUnroll = 8;
+static const int kLevelLog = 64;  // levels whose edges checked a search records (the table)
 // DB-BFS's resident blocks an SM: its register cap (at three the mesh's pull levels ran slower).
 static const int kDbBfsBlocksPerSm = 4;
 static const int kThreads = 256;  // the DB kernels: 8 warps a block
@@ -431,7 +432,8 @@ enum Mode {
     kPullOnly,
     kPushOnly,
     kAutoRule,
-    kMetaOnly
+    kMetaOnly,
+    kSkipOnly
 };
 // The variants timed per x, in teaching order; cuSPARSE BSR only where its 1 KiB blocks fit
 // kBsrMaxBytes. cuBLAS's dense product stands in for cuSPARSE on the decoding layers. "DB stream"
@@ -447,13 +449,14 @@ enum Variant {
     kDbMeta,
     kDbPull,
     kDbPush,
+    kDbSkip,
     kDbAuto,
     kDbAutoStream,
     kVariantCount
 };
 static const char* const kVariantNames[kVariantCount] = {
-    "cuSPARSE", "BSR",     "cuBLAS",  "CSR pull", "CSC push",
-    "DB meta",  "DB pull", "DB push", "DB auto",  "stream"};
+    "cuSPARSE", "BSR",     "cuBLAS",  "CSR pull", "CSC push", "DB meta",
+    "DB pull",  "DB push", "DB skip", "DB auto",  "stream"};
 static const double kBsrMaxBytes = 4.0e9;
 
 enum Pattern {
@@ -511,6 +514,8 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries <= kThreads, "one sample per thread");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
+static_assert(kBlockDim * kThreads == kWarpsPerCta * kWarpSize * kBlockDim,
+              "skipping pull's row sums fit pull's shared memory");
 
 // ---------------------------------------------------------------- error macros
 // Copies of common/cuda-check.h.
@@ -631,6 +636,7 @@ typedef struct {
     const int* colBlockOffsets;
     // 2 per block in block-column order: {block row, entry start}, column table.
     const uint4* pushView;
+    const uint4* rowTable;  // blocks, in block-row order: the column table again, for skipping pull
     const int *sideRowOffsets, *sideCol;
     const float* sideVal;
     const int *sideColOffsets, *sideRowCsc;
@@ -654,12 +660,15 @@ typedef struct {
 typedef struct {
     DbView view;  // the graph's format; no values
     int n, words;
-    long long entries;         // directed edges
-    const int* degreeOffsets;  // the graph's CSR offsets, for degrees
-    int *dist, *queue;         // n; 2n (this level's and the next level's frontier)
-    // words; 3 * words (rotating); 3 rotating level sizes.
+    long long entries;             // directed edges
+    const int* degreeOffsets;      // the graph's CSR offsets, for degrees
+    const unsigned int* isolated;  // words: a bit per vertex without an edge (no search reaches it)
+    int *dist, *queue;             // n; 2n (this level's and the next level's frontier)
+    int* unvisited;                // 2n: the unvisited lists of bottom-up levels (two halves)
+    // words; 3 * words (rotating); 3 rotating level sizes, then 3 rotating unvisited-list sizes.
     unsigned int *visited, *frontier, *counts;
-    unsigned long long* edges;  // 3 rotating frontier-edge sums
+    unsigned long long* edges;    // 3 rotating frontier-edge sums
+    unsigned long long* checked;  // 2 per level (top-down, bottom-up): edges a level looked at
 } DbBfs;
 // The DB builder's per-block-column counters (see buildBlockRow).
 typedef struct {
@@ -1008,6 +1017,82 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
     }
 }
 // end snippet
+// snippet: db-skip
+// 5. DB skipping pull: a pull that reads only the columns x needs, the paper's local push inside a
+// global pull. A block of threads takes a block row, a thread one of its blocks: the thread reads
+// the block's 16 x values (one 64-byte line) and, for each nonzero one, only that column's run of
+// entries, which the block's column table locates (entries are column-major inside a block). The
+// rows of one run are distinct; each thread adds into its own 16 row sums in shared memory, and
+// the block adds them up: no atomics, and no entry of a zero column is read. The block row's side
+// entries stream past the threads, each read in full (a side entry is its own column).
+// sums: kBlockDim * kThreads floats of shared memory.
+__device__ void skipPullRow(const DbView& view, int I, const float* __restrict__ x,
+                            float* __restrict__ y, float* sums) {
+    const int t = threadIdx.x, r0 = I * kBlockDim;
+    const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
+    float* mine = sums + t;  // row r of this thread at mine[r * kThreads]: one bank a thread
+    for (int r = 0; r < kBlockDim; ++r)
+        mine[r * kThreads] = 0.0f;
+    for (int b = view.rowBlockOffsets[I] + t; b < view.rowBlockOffsets[I + 1]; b += kThreads) {
+        const int start = view.blockStart[b];
+        const float4* line = (const float4*)(x + (size_t)view.blockCol[b] * kBlockDim);
+        const uint4 table = view.rowTable[b];
+        float xs[kBlockDim];
+#pragma unroll
+        for (int q = 0; q < kBlockDim / 4; ++q) {
+            const float4 four = __ldg(line + q);
+            xs[4 * q] = four.x;
+            xs[4 * q + 1] = four.y;
+            xs[4 * q + 2] = four.z;
+            xs[4 * q + 3] = four.w;
+        }
+#pragma unroll
+        for (int c = 0; c < kBlockDim; ++c) {
+            if (xs[c] == 0.0f)
+                continue;
+            const int from = start + (c == 0 ? 0 : tableByte(table, c - 1));
+            const int to =
+                start + (c == kBlockDim - 1 ? tableByte(table, c) + 1 : tableByte(table, c));
+            for (int e = from; e < to; e += 4) {
+                unsigned char index[4];
+                float value[4];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    index[u] = e + u < to ? view.entryIndex[e + u] : 0;
+                    value[u] = e + u < to ? view.entryValue[e + u] : 0.0f;
+                }
+#pragma unroll
+                for (int u = 0; u < 4; ++u)
+                    if (e + u < to)
+                        mine[(index[u] >> 4) * kThreads] += value[u] * xs[c];
+            }
+        }
+    }
+    const int s1 = view.sideRowOffsets[r0 + rowsHere];
+    for (int k = view.sideRowOffsets[r0] + t; k < s1; k += kThreads) {
+        const float xv = __ldg(x + view.sideCol[k]);
+        if (xv == 0.0f)
+            continue;
+        int r = 0;
+        while (view.sideRowOffsets[r0 + r + 1] <= k)
+            ++r;
+        mine[r * kThreads] += view.sideVal[k] * xv;
+    }
+    __syncthreads();
+    // Warp w adds rows w and w + 8: a lane kThreads / 32 sums, then five shuffles.
+    const int warp = t / kWarpSize, lane = t % kWarpSize;
+    for (int r = warp; r < kBlockDim; r += kWarpsPerCta) {
+        float sum = 0.0f;
+        for (int k = lane; k < kThreads; k += kWarpSize)
+            sum += sums[r * kThreads + k];
+        for (int o = kWarpSize / 2; o > 0; o /= 2)
+            sum += __shfl_down_sync(kFullMask, sum, o);
+        if (lane == 0 && r < rowsHere)
+            y[r0 + r] = sum;
+    }
+    __syncthreads();  // the sums are the next block row's
+}
+// end snippet
 // snippet: db-rule
 // The direction, decided by every block alike without talking: all read the same 64 entries of x
 // and apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host
@@ -1032,6 +1117,11 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         float rowSums[kWarpsPerCta][kWarpSize * kBlockDim];
         PushShared push;
     } shared;  // a call takes one path
+    if (mode == kSkipOnly) {
+        for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
+            skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
+        return;
+    }
     // Push's first x: its load overlaps the rule's sample.
     const long long j = blockIdx.x * (long long)chunkFor(view.cols) + threadIdx.x;
     const float firstX = j < view.cols && threadIdx.x < chunkFor(view.cols) ? x[j] : 0.0f;
@@ -1126,30 +1216,32 @@ __device__ unsigned int warpOr(unsigned int bits) {
     return bits;
 #endif
 }
-// A pull level: a warp an item of a block row that still has unvisited vertices; its entries stream
-// past as in DB pull, each testing its column's frontier bit; a row that has found its parent
-// loads no more of its side entries, and the item stops once every unvisited row of the 16 has.
-// Then the rows found are claimed.
-__device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level,
-                            const unsigned int* frontier, int* nextQueue, unsigned int* nextCount,
-                            unsigned int* nextFrontier, unsigned long long* edges) {
+// A bottom-up level's blocked part: a warp an item of a block row's blocked entries (the host
+// keeps only the items that have some), for a block row that still has unvisited vertices; its
+// entries stream past as in DB pull, each testing its column's frontier bit, until every
+// unvisited row of the 16 has found a parent. Then the rows found are claimed. Returns the
+// entries looked at.
+__device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level,
+                                    const unsigned int* frontier, int* nextQueue,
+                                    unsigned int* nextCount, unsigned int* nextFrontier,
+                                    unsigned long long* edges) {
     const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
     const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
     const unsigned int done =
         (__ldcg(&b.visited[r0 / 32]) >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
     if (done == 0xffffu)
-        return;
+        return 0;
     unsigned int found = 0;
+    long long looked = 0;
     const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
               e0 = view.blockStart[b0];
-    const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
     int pos = it.begin;
-    for (int wb = b0; pos < stop && (found | done) != 0xffffu; wb += kWarpSize) {
+    for (int wb = b0; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
-        const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
-        const int limit = windowEnd < stop ? windowEnd : stop;
+        const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : it.end;
+        const int limit = windowEnd < it.end ? windowEnd : it.end;
         if (pos >= limit)
             continue;
         for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
@@ -1166,72 +1258,98 @@ __device__ void bfsPullItem(const DbBfs& b, const PullItem it, int level,
                     __shfl_sync(kFullMask, myCol, ownerLane(myStart, e, kWarpSize)) * kBlockDim +
                     (index[u] & 15);
                 const bool hit = e < limit && (__ldcg(&frontier[col / 32]) >> (col % 32) & 1u);
+                looked += e < limit;
                 found |= warpOr(hit ? 1u << (index[u] >> 4) : 0u);
             }
         }
         pos = limit;
     }
-    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
-              s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end && (found | done) != 0xffffu;
-         pos += kWarpSize * kBfsPullUnroll) {
-        int col[kBfsPullUnroll];  // a row that has found its parent reads no more of its entries
-#pragma unroll
-        for (int u = 0; u < kBfsPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane,
-                      r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            col[u] =
-                p < it.end && !((found | done) >> r & 1u) ? view.sideCol[s0 + p - blocked] : -1;
-        }
-#pragma unroll
-        for (int u = 0; u < kBfsPullUnroll; ++u) {
-            const int r =
-                ownerLane(myRowStart, s0 + pos + u * kWarpSize + lane - blocked, kBlockDim);
-            const bool hit = col[u] >= 0 && (__ldcg(&frontier[col[u] / 32]) >> (col[u] % 32) & 1u);
-            found |= warpOr(hit ? 1u << r : 0u);
-        }
-    }
     if (lane < rowsHere && (found & ~done) >> lane & 1u)
         dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
+    return looked;
+}
+// A bottom-up level's side part, a thread a vertex (Beamer's bottom-up step): every vertex in the
+// first such level of a search, then only those its last one left unvisited. A vertex still
+// unvisited walks its side neighbours, kSidePiece loads at a time, and stops at the first that is
+// in the frontier: it claims itself. One that finds none goes on the next list, so each bottom-up
+// level walks fewer vertices than the last. Returns the neighbours looked at.
+__device__ long long bfsBottomUpSide(const DbBfs& b, int level, int round,
+                                     const unsigned int* frontier, int* nextQueue,
+                                     unsigned int* nextCount, unsigned int* nextFrontier,
+                                     unsigned long long* edges) {
+    const DbView& view = b.view;
+    const int* listIn = b.unvisited + (size_t)(round % 2) * b.n;
+    int* listOut = b.unvisited + (size_t)((round + 1) % 2) * b.n;
+    unsigned int* outCount = &b.counts[3 + (round + 1) % 3];
+    const long long candidates = round == 0 ? b.n : __ldcg(&b.counts[3 + round % 3]);
+    const long long threads = (long long)gridDim.x * blockDim.x;
+    long long looked = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < candidates;
+         i += threads) {
+        const int v = round == 0 ? (int)i : __ldcg(&listIn[i]);
+        if (__ldcg(&b.visited[v / 32]) >> (v % 32) & 1u)
+            continue;
+        const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
+        bool found = false;
+        for (int k = begin; k < end && !found; k += kSidePiece) {
+            int u[kSidePiece];
+#pragma unroll
+            for (int q = 0; q < kSidePiece; ++q)
+                u[q] = k + q < end ? view.sideCol[k + q] : -1;
+#pragma unroll
+            for (int q = 0; q < kSidePiece; ++q) {
+                if (!found && u[q] >= 0) {
+                    ++looked;
+                    found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
+                }
+            }
+        }
+        if (found)
+            dbClaim(b, v, level, nextQueue, nextCount, nextFrontier, edges);
+        else if (begin < end)
+            listOut[appendSlots(outCount, 1u)] = v;
+    }
+    return looked;
 }
 // snippet: db-bfs
 // The whole search, one cooperative launch. Level L's frontier is queue half L % 2 and bitmap
 // L % 3; the bitmap and counters of L + 2 are cleared while L runs, so no level waits for a clear.
 // Every block takes the same direction: it reads the same counters after the same grid.sync().
-// Auto is Beamer's rule on the counted frontier edges and vertices. Vertices without an edge start
-// visited (no search reaches them), so a block row of them never keeps pull from stopping early.
+// Auto is Beamer's rule on the counted frontier edges and vertices. A top-down level pushes the
+// frontier's columns; a bottom-up level lets each unvisited vertex look for a parent (its side
+// neighbours one by one, its block row's blocks by warp) and stop at the first. Bottom-up level k
+// walks the unvisited list that level k - 1 left (list sizes rotate over three counters, like the
+// frontiers). Vertices without an edge start visited: no search reaches them.
 // Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
 __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
-    __shared__ unsigned long long blockEdges;
+    __shared__ unsigned long long blockEdges, blockLooked;
     cg::grid_group grid = cg::this_grid();
     const long long t = grid.thread_rank(), threads = grid.size();
     for (long long i = t; i < b.n; i += threads)
         b.dist[i] = i == source ? 0 : -1;
     for (long long w = t; w < b.words; w += threads) {
-        unsigned int isolated = 0;
-        for (int k = 0; k < 32 && w * 32 + k < b.n; ++k)
-            isolated |= (b.degreeOffsets[w * 32 + k + 1] == b.degreeOffsets[w * 32 + k] ? 1u : 0u)
-                        << k;
-        if (w * 32 + 32 > b.n)
-            isolated |= ~0u << (b.n - w * 32);
         const unsigned int sourceBit = w == source / 32 ? 1u << (source % 32) : 0u;
-        b.visited[w] = isolated | sourceBit;
+        b.visited[w] = b.isolated[w] | sourceBit;
         b.frontier[w] = sourceBit;
         b.frontier[b.words + w] = 0u;
         b.frontier[2 * b.words + w] = 0u;
     }
+    for (long long i = t; i < 2 * kLevelLog; i += threads)
+        b.checked[i] = 0ull;
     if (t == 0) {
         b.queue[0] = source;
         b.counts[0] = 1u;
-        b.counts[1] = b.counts[2] = 0u;
+        for (int i = 1; i < 6; ++i)
+            b.counts[i] = 0u;
         b.edges[0] = (unsigned long long)(b.degreeOffsets[source + 1] - b.degreeOffsets[source]);
         b.edges[1] = b.edges[2] = 0ull;
     }
     grid.sync();
     bool pull = mode == kPullOnly;
     long long explored = 0;
+    int round = 0;  // bottom-up levels so far
     for (int level = 0;; ++level) {
         const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
         const int size = (int)__ldcg(&b.counts[now]);
@@ -1247,27 +1365,40 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         if (t == 0) {
             b.counts[later] = 0u;
             b.edges[later] = 0ull;
+            b.counts[3 + (round + 2) % 3] = 0u;  // the list the last bottom-up level read
         }
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0) {
             blockEdges = 0ull;
+            blockLooked = 0ull;
+        }
         __syncthreads();
         unsigned long long edges = 0;
+        long long looked = 0;
         int* nextQueue = b.queue + (size_t)(level + 1) % 2 * b.n;
         unsigned int* nextFrontier = b.frontier + (size_t)next * b.words;
+        const unsigned int* frontier = b.frontier + (size_t)now * b.words;
         if (pull) {
+            looked = bfsBottomUpSide(b, level, round, frontier, nextQueue, &b.counts[next],
+                                     nextFrontier, &edges);
             for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize;
                  i < b.view.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-                bfsPullItem(b, b.view.items[i], level, b.frontier + (size_t)now * b.words,
-                            nextQueue, &b.counts[next], nextFrontier, &edges);
+                looked += bfsPullBlocked(b, b.view.items[i], level, frontier, nextQueue,
+                                         &b.counts[next], nextFrontier, &edges);
+            ++round;
         } else {
             bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue,
                          &b.counts[next], nextFrontier, &edges, pushShared);
+            looked = threadIdx.x == 0 && blockIdx.x == 0 ? frontierEdges : 0;
         }
         if (edges)
             atomicAdd(&blockEdges, edges);
+        if (looked)
+            atomicAdd(&blockLooked, (unsigned long long)looked);
         __syncthreads();
         if (threadIdx.x == 0 && blockEdges)
             atomicAdd(&b.edges[next], blockEdges);
+        if (threadIdx.x == 0 && blockLooked && level < kLevelLog)
+            atomicAdd(&b.checked[2 * level + (pull ? 1 : 0)], blockLooked);
         grid.sync();
     }
 }
@@ -1517,8 +1648,8 @@ static bool buildDb(const Csr* a, Db* f) {
 static double dbBytes(const Db* f) {
     const double payload = 5.0 * f->blockedNnz, side = (double)kSideEntryBytes * f->sideNnz;
     const double views = 4.0 * (f->blockRows + 1) + 4.0 * (f->blockCols + 1) +
-                         (double)kBlockViewBytes * f->blocks + 4.0 + 4.0 * (f->rows + 1) +
-                         4.0 * (f->cols + 1);
+                         (double)(kBlockViewBytes + kBlockDim) * f->blocks + 4.0 +
+                         4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
     return payload + side + views;
 }
 static double csrCscBytes(const Csr* a) {
@@ -1843,6 +1974,21 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
         memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
     }
     view->pushView = (const uint4*)keep(d, record, blocks * 2 * sizeof(uint4));
+    // Skipping pull's view: the same column tables in block-row order. A block's entry start
+    // names it; within its block row the starts increase, so a binary search finds its place.
+    for (int k = 0; k < f->blocks; ++k) {
+        const int I = f->cscBlock[k].x, start = f->cscBlock[k].y;
+        int low = f->rowBlockOffsets[I], high = f->rowBlockOffsets[I + 1] - 1;
+        while (low < high) {
+            const int mid = (low + high) / 2;
+            if (f->blockStart[mid] < start)
+                low = mid + 1;
+            else
+                high = mid;
+        }
+        memcpy(&record[low], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
+    }
+    view->rowTable = (const uint4*)keep(d, record, blocks * sizeof(uint4));
     free(record);
     view->sideRowOffsets =
         (const int*)keep(d, f->sideRowOffsets, ((size_t)f->rows + 1) * sizeof(int));
@@ -2023,6 +2169,7 @@ static void launchCall(const void* ctx) {
         const int mode = variant == kDbMeta   ? kMetaOnly
                          : variant == kDbPull ? kPullOnly
                          : variant == kDbPush ? kPushOnly
+                         : variant == kDbSkip ? kSkipOnly
                                               : kAutoRule;
         dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y, mode);
         CUDA_CHECK(cudaGetLastError());
@@ -2126,7 +2273,7 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 // kernel and the library.
 // The columns of a times table (README, Expected output, defines each).
 static const char* const kVariantColumns[kVariantCount] = {
-    "cuSP", "BSR", "cuBLAS", "CSR", "CSC", "meta", "pull", "push", "auto", "stream"};
+    "cuSP", "BSR", "cuBLAS", "CSR", "CSC", "meta", "pull", "push", "skip", "auto", "stream"};
 static void printTimesHeader(const Input* in, const bool* enabled) {
     const bool decode = in->kind == kInputDecode;
     char line[640];
@@ -2185,6 +2332,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     enabled[kPlainPush] = true;
     enabled[kDbPull] = true;
     enabled[kDbPush] = true;
+    enabled[kDbSkip] = true;
     enabled[kDbAuto] = true;
     GpuInput g;
     memset(&g, 0, sizeof(g));
@@ -2256,12 +2404,25 @@ static DbBfs dbBfsArrays(const Csr* g, const DbView& view, const int* offsets) {
     b.words = words;
     b.entries = g->nnz;
     b.degreeOffsets = offsets;
+    unsigned int* isolated =
+        (unsigned int*)hostAlloc((size_t)words * sizeof(unsigned int), "isolated vertices", true);
+    if (!isolated) {
+        outOfMemory("the GPU part");
+        exit(EXIT_FAILURE);
+    }
+    for (int v = 0; v < words * 32; ++v)
+        if (v >= n || g->offsets[v + 1] == g->offsets[v])
+            isolated[v / 32] |= 1u << (v % 32);
+    b.isolated = (const unsigned int*)toDevice(isolated, (size_t)words * sizeof(unsigned int));
+    free(isolated);
     b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
     b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
+    b.unvisited = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
     b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
     b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
+    b.counts = (unsigned int*)toDevice(NULL, 6 * sizeof(unsigned int));
     b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
+    b.checked = (unsigned long long*)toDevice(NULL, 2 * kLevelLog * sizeof(unsigned long long));
     return b;
 }
 // Both BFS codes' arrays for one graph, and their grids (as many blocks as fit at once).
@@ -2282,9 +2443,10 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     c->gridDb = small ? kSmallGridCtas : perSmDb * sms;
 }
 static void freeBfsCall(BfsCall* c) {
-    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist, c->a.queue, c->a.visited,
-                         c->a.pieces,     c->a.counts,     c->b.dist, c->b.queue, c->b.visited,
-                         c->b.frontier,   c->b.counts,     c->b.edges};
+    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,    c->a.queue,
+                         c->a.visited,    c->a.pieces,     c->a.counts,  c->b.dist,
+                         c->b.queue,      c->b.unvisited,  c->b.visited, c->b.frontier,
+                         c->b.counts,     c->b.edges,      c->b.checked, c->b.isolated};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
         CUDA_CHECK(cudaFree((void*)all[i]));
 }
@@ -2320,8 +2482,48 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
     printf("\n");
     return ok;
 }
+// DB-BFS's bottom-up levels walk only the blocked part of a block row by warp (the side part
+// goes vertex by vertex): the items that hold blocked entries, cut where the blocked entries end.
+static int keepBlockedItems(const Db* f, PullItem* items, int itemCount) {
+    int kept = 0;
+    for (int i = 0; i < itemCount; ++i) {
+        const int I = items[i].blockRow;
+        const int blocked =
+            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
+        if (items[i].begin >= blocked)
+            continue;
+        items[kept] = items[i];
+        if (items[kept].end > blocked)
+            items[kept].end = blocked;
+        ++kept;
+    }
+    return kept;
+}
+// The first root's search by DB-BFS auto once more, and what each level looked at: top-down, the
+// frontier's edges; bottom-up, the neighbours tested before each vertex found its parent (or ran
+// out). The frontier sizes are the CPU's.
+static void printLevels(const BfsInput* bi, BfsCall* c) {
+    unsigned long long checked[2 * kLevelLog];
+    c->variant = kDbBfsAuto;
+    c->source = bi->root[0];
+    launchBfs(c);
+    CUDA_CHECK(cudaStreamSynchronize(c->stream));
+    CUDA_CHECK(cudaMemcpy(checked, c->b.checked, sizeof(checked), cudaMemcpyDeviceToHost));
+    printf("  %s, root %d, DB-BFS auto level by level (edges checked: %lld in the graph)\n",
+           bi->name, bi->root[0], bi->g.nnz);
+    printf("  level   frontier  direction  edges checked\n");
+    for (int level = 0; level < bi->levels[0] && level < kLevelLog; ++level) {
+        long long frontier = 0;
+        for (int u = 0; u < bi->g.rows; ++u)
+            frontier += bi->dist[0][u] == level;
+        const bool up = checked[2 * level + 1] > 0;
+        printf("  %5d %10lld  %-9s %14llu\n", level, frontier, up ? "bottom-up" : "top-down",
+               checked[2 * level + (up ? 1 : 0)]);
+    }
+}
 // One graph: both BFS codes on the device, every variant from every root.
-static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t stream, double* gteps) {
+static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
+                     double* gteps) {
     PullItem* items = NULL;
     int itemCount = 0, splitRows = 0, splitPieces = 0;
     if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &items, &itemCount, &splitRows,
@@ -2329,10 +2531,15 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
         outOfMemory(bi->name);
         return 1;
     }
+    itemCount = keepBlockedItems(&bi->db, items, itemCount);
     DbDevice db;
     memset(&db, 0, sizeof(db));
     uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &db);
     free(items);
+    // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
+    // levels read the rows, and the two directions share what sits in L2.
+    db.view.sideColOffsets = db.view.sideRowOffsets;
+    db.view.sideRowCsc = db.view.sideCol;
     BfsCall c;
     setupBfs(bi, db.view, sms, small, stream, &c);
     int* got = (int*)hostAlloc((size_t)bi->g.rows * sizeof(int), "got", false);
@@ -2341,6 +2548,8 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, cudaStream_t strea
         c.variant = variant;
         failures += !searchRoots(bi, &c, got, small, gteps);
     }
+    if (levels && failures == 0)
+        printLevels(bi, &c);
     free(got);
     freeBfsCall(&c);
     freeDbDevice(&db);
@@ -2437,7 +2646,7 @@ static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small
         if (graphs[i].roots == 0)
             continue;
         double gteps[kBfsVariants];
-        failures += runBfsGpu(&graphs[i], sms, small, stream, gteps);
+        failures += runBfsGpu(&graphs[i], sms, small, i == 0, stream, gteps);
         const double best = fmax(gteps[kDbBfsPush], gteps[kDbBfsPull]);
         if (best > 0.0)
             r->bfsAutoMin = fmin(r->bfsAutoMin, gteps[kDbBfsAuto] / best);
