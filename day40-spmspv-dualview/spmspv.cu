@@ -664,8 +664,7 @@ typedef struct {
     const int* degreeOffsets;      // the graph's CSR offsets, for degrees
     const unsigned int* isolated;  // words: a bit per vertex without an edge (no search reaches it)
     int *dist, *queue;             // n; 2n (this level's and the next level's frontier)
-    int* unvisited;                // 2n: the unvisited lists of bottom-up levels (two halves)
-    // words; 3 * words (rotating); 3 rotating level sizes, then 3 rotating unvisited-list sizes.
+    // words; 3 * words (rotating); 3 rotating level sizes.
     unsigned int *visited, *frontier, *counts;
     unsigned long long* edges;    // 3 rotating frontier-edge sums
     unsigned long long* checked;  // 2 per level (top-down, bottom-up): edges a level looked at
@@ -1228,8 +1227,10 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
     const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
     const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
-    const unsigned int done =
-        (__ldcg(&b.visited[r0 / 32]) >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
+    // Read once and shared: other warps claim vertices while this one reads, so lanes reading
+    // the word apart could see different rows done and part at the shuffles below.
+    const unsigned int visited = __shfl_sync(kFullMask, __ldcg(&b.visited[r0 / 32]), 0);
+    const unsigned int done = (visited >> (r0 % 32) & 0xffffu) | (0xffffu << rowsHere & 0xffffu);
     if (done == 0xffffu)
         return 0;
     unsigned int found = 0;
@@ -1268,25 +1269,17 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
     return looked;
 }
-// A bottom-up level's side part, a thread a vertex (Beamer's bottom-up step): every vertex in the
-// first such level of a search, then only those its last one left unvisited. A vertex still
+// A bottom-up level's side part, a thread a vertex (Beamer's bottom-up step): a vertex still
 // unvisited walks its side neighbours, kSidePiece loads at a time, and stops at the first that is
-// in the frontier: it claims itself. One that finds none goes on the next list, so each bottom-up
-// level walks fewer vertices than the last. Returns the neighbours looked at.
-__device__ long long bfsBottomUpSide(const DbBfs& b, int level, int round,
-                                     const unsigned int* frontier, int* nextQueue,
-                                     unsigned int* nextCount, unsigned int* nextFrontier,
-                                     unsigned long long* edges) {
+// in the frontier: it claims itself. Most vertices stop after a few loads; only those with no
+// parent in the frontier read their whole list. Returns the neighbours looked at.
+__device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned int* frontier,
+                                     int* nextQueue, unsigned int* nextCount,
+                                     unsigned int* nextFrontier, unsigned long long* edges) {
     const DbView& view = b.view;
-    const int* listIn = b.unvisited + (size_t)(round % 2) * b.n;
-    int* listOut = b.unvisited + (size_t)((round + 1) % 2) * b.n;
-    unsigned int* outCount = &b.counts[3 + (round + 1) % 3];
-    const long long candidates = round == 0 ? b.n : __ldcg(&b.counts[3 + round % 3]);
-    const long long threads = (long long)gridDim.x * blockDim.x;
     long long looked = 0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < candidates;
-         i += threads) {
-        const int v = round == 0 ? (int)i : __ldcg(&listIn[i]);
+    for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < b.n;
+         v += (long long)gridDim.x * blockDim.x) {
         if (__ldcg(&b.visited[v / 32]) >> (v % 32) & 1u)
             continue;
         const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
@@ -1305,9 +1298,7 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, int round,
             }
         }
         if (found)
-            dbClaim(b, v, level, nextQueue, nextCount, nextFrontier, edges);
-        else if (begin < end)
-            listOut[appendSlots(outCount, 1u)] = v;
+            dbClaim(b, (int)v, level, nextQueue, nextCount, nextFrontier, edges);
     }
     return looked;
 }
@@ -1341,15 +1332,13 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     if (t == 0) {
         b.queue[0] = source;
         b.counts[0] = 1u;
-        for (int i = 1; i < 6; ++i)
-            b.counts[i] = 0u;
+        b.counts[1] = b.counts[2] = 0u;
         b.edges[0] = (unsigned long long)(b.degreeOffsets[source + 1] - b.degreeOffsets[source]);
         b.edges[1] = b.edges[2] = 0ull;
     }
     grid.sync();
     bool pull = mode == kPullOnly;
     long long explored = 0;
-    int round = 0;  // bottom-up levels so far
     for (int level = 0;; ++level) {
         const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
         const int size = (int)__ldcg(&b.counts[now]);
@@ -1365,7 +1354,6 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         if (t == 0) {
             b.counts[later] = 0u;
             b.edges[later] = 0ull;
-            b.counts[3 + (round + 2) % 3] = 0u;  // the list the last bottom-up level read
         }
         if (threadIdx.x == 0) {
             blockEdges = 0ull;
@@ -1378,13 +1366,12 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         unsigned int* nextFrontier = b.frontier + (size_t)next * b.words;
         const unsigned int* frontier = b.frontier + (size_t)now * b.words;
         if (pull) {
-            looked = bfsBottomUpSide(b, level, round, frontier, nextQueue, &b.counts[next],
-                                     nextFrontier, &edges);
+            looked = bfsBottomUpSide(b, level, frontier, nextQueue, &b.counts[next], nextFrontier,
+                                     &edges);
             for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize;
                  i < b.view.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
                 looked += bfsPullBlocked(b, b.view.items[i], level, frontier, nextQueue,
                                          &b.counts[next], nextFrontier, &edges);
-            ++round;
         } else {
             bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue,
                          &b.counts[next], nextFrontier, &edges, pushShared);
@@ -2417,10 +2404,9 @@ static DbBfs dbBfsArrays(const Csr* g, const DbView& view, const int* offsets) {
     free(isolated);
     b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
     b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
-    b.unvisited = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
     b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
     b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    b.counts = (unsigned int*)toDevice(NULL, 6 * sizeof(unsigned int));
+    b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
     b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
     b.checked = (unsigned long long*)toDevice(NULL, 2 * kLevelLog * sizeof(unsigned long long));
     return b;
@@ -2443,10 +2429,9 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     c->gridDb = small ? kSmallGridCtas : perSmDb * sms;
 }
 static void freeBfsCall(BfsCall* c) {
-    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,    c->a.queue,
-                         c->a.visited,    c->a.pieces,     c->a.counts,  c->b.dist,
-                         c->b.queue,      c->b.unvisited,  c->b.visited, c->b.frontier,
-                         c->b.counts,     c->b.edges,      c->b.checked, c->b.isolated};
+    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,  c->a.queue,   c->a.visited,
+                         c->a.pieces,     c->a.counts,     c->b.dist,  c->b.queue,   c->b.visited,
+                         c->b.frontier,   c->b.counts,     c->b.edges, c->b.checked, c->b.isolated};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
         CUDA_CHECK(cudaFree((void*)all[i]));
 }
