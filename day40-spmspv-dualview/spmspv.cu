@@ -425,6 +425,9 @@ static const double kPushByteCost = 1.3;
 // that many waits, each counted as this many bytes (fitted on the decoding layer's push and pull
 // times, evidence/notes.md): outputs few and products many, as in a decoding layer, and push loses.
 static const double kAtomicWaitBytes = 1.0;
+// Skipping pull reads the runs of x's nonzero columns only; past this share of x nonzero it reads
+// most of the payload anyway, a thread a block, where pull reads it a warp an item.
+static const float kSkipMaxShare = 0.5f;
 // The paper's rule: push when fewer than this share of the x blocks hold a nonzero (its th3).
 static const double kPaperTh3 = 0.01;
 
@@ -432,7 +435,6 @@ enum Mode {
     kPullOnly,
     kPushOnly,
     kAutoRule,
-    kMetaOnly,
     kSkipOnly
 };
 // The variants timed per x, in teaching order; cuSPARSE BSR only where its 1 KiB blocks fit
@@ -446,17 +448,15 @@ enum Variant {
     kCublasGemv,
     kPlainPull,
     kPlainPush,
-    kDbMeta,
     kDbPull,
     kDbPush,
     kDbSkip,
     kDbAuto,
-    kDbAutoStream,
     kVariantCount
 };
-static const char* const kVariantNames[kVariantCount] = {
-    "cuSPARSE", "BSR",     "cuBLAS",  "CSR pull", "CSC push", "DB meta",
-    "DB pull",  "DB push", "DB skip", "DB auto",  "stream"};
+static const char* const kVariantNames[kVariantCount] = {"cuSPARSE", "BSR",      "cuBLAS",
+                                                         "CSR pull", "CSC push", "DB pull",
+                                                         "DB push",  "DB skip",  "DB auto"};
 static const double kBsrMaxBytes = 4.0e9;
 
 enum Pattern {
@@ -646,7 +646,8 @@ typedef struct {
     unsigned int* arrivals;       // pieces finished, per split block row
     unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
     float pushBytesPerSample, pushBytesFixed, pushWaitBytes, pullBytes;  // the rule, in bytes
-    int* decision;  // 1 when the last call pushed, 0 when it pulled (block 0 writes it)
+    int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
+    int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
 } DbView;
 // A push's tasks in shared memory: per thread its column, x, block and side ranges, and the scan.
 typedef struct {
@@ -989,7 +990,7 @@ __device__ int chunkFor(long long count) {
 // are dealt out evenly over the block's threads.
 // firstX: this thread's x in the block's first chunk, loaded by the caller before it decided.
 __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
-                        bool metadataOnly, float firstX, PushShared& s) {
+                        float firstX, PushShared& s) {
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
@@ -1004,7 +1005,7 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
         if (!__syncthreads_or(xv != 0.0f))
             continue;  // most chunks of a very sparse x: nothing to deal
         const int total = scanTasks(view, xv != 0.0f, (int)j, xv, s);
-        for (int q = threadIdx.x; q < total && !metadataOnly; q += kThreads) {
+        for (int q = threadIdx.x; q < total; q += kThreads) {
             const int o = taskOwner(s, q), local = q - s.scan[o];
             if (local < s.blocks[o])
                 pushSegment(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
@@ -1093,22 +1094,26 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
 }
 // end snippet
 // snippet: db-rule
-// The direction, decided by every block alike without talking: all read the same 64 entries of x
-// and apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host
-// counted over the columns, times kPushByteCost; plus its atomics' waits, which grow with the
-// square of x's share) against pull's.
-__device__ bool choosePush(const DbView& view, const float* __restrict__ x) {
+// The path, decided by every block alike without talking: all read the same 64 entries of x and
+// apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host counted
+// over the columns, times kPushByteCost; plus its atomics' waits, which grow with the square of x's
+// share) against pull's. Where pull wins, skipping pull takes over when its mapping fits the matrix
+// (view.skipRows: block rows long enough to keep a block of threads busy, a thread a block) and x
+// leaves at least half of every block's columns to skip.
+__device__ int choosePath(const DbView& view, const float* __restrict__ x) {
     const int t = threadIdx.x, samples = view.cols < kSampleEntries ? view.cols : kSampleEntries;
     const int count =
         __syncthreads_count(t < samples && x[(long long)t * view.cols / samples] != 0.0f);
     const float share = (float)count / (float)samples;  // of x's entries, nonzero
-    return view.pushBytesFixed + (view.pushBytesPerSample + view.pushWaitBytes * share) * share <
-           view.pullBytes;
+    if (view.pushBytesFixed + (view.pushBytesPerSample + view.pushWaitBytes * share) * share <
+        view.pullBytes)
+        return kPushOnly;
+    return view.skipRows && share <= kSkipMaxShare ? kSkipOnly : kPullOnly;
 }
 // end snippet
 // snippet: db-kernel
-// DB pull, push, auto and the metadata step alone are one kernel, so that auto costs one launch:
-// pull needs no step before it, and push's step runs inside.
+// DB pull, push, skipping pull and auto are one kernel, so that auto costs one launch: the pulls
+// need no step before them, and push's step runs inside.
 // Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
 __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
     dbSpmspv(DbView view, const float* __restrict__ x, float* __restrict__ y, int mode) {
@@ -1116,20 +1121,19 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         float rowSums[kWarpsPerCta][kWarpSize * kBlockDim];
         PushShared push;
     } shared;  // a call takes one path
-    if (mode == kSkipOnly) {
-        for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
-            skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
-        return;
-    }
     // Push's first x: its load overlaps the rule's sample.
     const long long j = blockIdx.x * (long long)chunkFor(view.cols) + threadIdx.x;
     const float firstX = j < view.cols && threadIdx.x < chunkFor(view.cols) ? x[j] : 0.0f;
-    const bool push =
-        mode == kPushOnly || mode == kMetaOnly || (mode == kAutoRule && choosePush(view, x));
+    const int path = mode == kAutoRule ? choosePath(view, x) : mode;
     if (blockIdx.x == 0 && threadIdx.x == 0)
-        *view.decision = push;
-    if (push) {
-        pushAll(view, x, y, mode == kMetaOnly, firstX, shared.push);
+        *view.decision = path;
+    if (path == kPushOnly) {
+        pushAll(view, x, y, firstX, shared.push);
+        return;
+    }
+    if (path == kSkipOnly) {
+        for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
+            skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
         return;
     }
     const int warp = threadIdx.x / kWarpSize;
@@ -1995,8 +1999,7 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
     view->decision = (int*)keep(d, NULL, sizeof(int));
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
     CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
-}
-// The nonzero blocks of block row I, in column order, into list; returns their count. mark holds
+}  // The nonzero blocks of block row I, in column order, into list; returns their count. mark holds
 // I + 1 for each block column seen in this row (and something else for the others).
 static int blocksOfRow(const Csr* a, int I, int* mark, int* list) {
     int n = 0;
@@ -2095,6 +2098,7 @@ static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g
     // Products: share * nnz.
     view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
     view->pullBytes = (float)in->pullBytesFull;
+    view->skipRows = 2LL * in->db.blocks >= (long long)in->db.blockRows * kThreads;
     int perSm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
     g->grid = small ? kSmallGridCtas : perSm * sms;
@@ -2153,8 +2157,7 @@ static void launchCall(const void* ctx) {
                                                               g->cscValue, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
     } else {
-        const int mode = variant == kDbMeta   ? kMetaOnly
-                         : variant == kDbPull ? kPullOnly
+        const int mode = variant == kDbPull   ? kPullOnly
                          : variant == kDbPush ? kPushOnly
                          : variant == kDbSkip ? kSkipOnly
                                               : kAutoRule;
@@ -2162,25 +2165,16 @@ static void launchCall(const void* ctx) {
         CUDA_CHECK(cudaGetLastError());
     }
 }
-// One variant's y against the CPU. The metadata step alone leaves y zeroed, and BSR writes whole
-// block rows: each is checked for what it writes.
+// One variant's y against the CPU. BSR writes whole block rows: the rows past A's are not checked.
 static bool checkVariant(int variant, const Input* in, const XCase* xc, float* hostY, size_t yBytes,
                          const char* when) {
-    if (variant == kDbMeta) {
-        bool ok = true;
-        for (int r = 0; r < in->a.rows && ok; ++r)
-            ok = hostY[r] == 0.0f;
-        if (!ok)
-            fprintf(stderr, "DB meta on %s: y not zeroed\n", in->name);
-        return ok;
-    }
     if (variant == kCusparseBsr)
         memset(hostY + in->a.rows, 0xff, yBytes - (size_t)in->a.rows * sizeof(float));
     return checkY(kVariantNames[variant], in, xc, hostY, when);
 }
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
-// times[variant] is 0 for a variant not run or failed; decision gets DB auto's (1: push).
+// times[variant] is 0 for a variant not run or failed; decision gets DB auto's path.
 static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small,
                    double* times, int* decision) {
     const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
@@ -2204,7 +2198,7 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
                 launchCall(&call);
             else
                 ms = timeMs(launchCall, &call, g->stream, small ? kSmallTimedRuns : kTimedRuns,
-                            variant != kDbAutoStream);
+                            true);
             CUDA_CHECK(cudaStreamSynchronize(g->stream));
             CUDA_CHECK(cudaMemcpy(hostY, g->y, yBytes, cudaMemcpyDeviceToHost));
             ok = checkVariant(variant, in, xc, hostY, yBytes, pass ? " after timing" : "");
@@ -2259,8 +2253,8 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 // One x's line: every variant's microseconds, auto's direction, auto against the faster plain
 // kernel and the library.
 // The columns of a times table (README, Expected output, defines each).
-static const char* const kVariantColumns[kVariantCount] = {
-    "cuSP", "BSR", "cuBLAS", "CSR", "CSC", "meta", "pull", "push", "skip", "auto", "stream"};
+static const char* const kVariantColumns[kVariantCount] = {"cuSP", "BSR",  "cuBLAS", "CSR", "CSC",
+                                                           "pull", "push", "skip",   "auto"};
 static void printTimesHeader(const Input* in, const bool* enabled) {
     const bool decode = in->kind == kInputDecode;
     char line[640];
@@ -2270,11 +2264,10 @@ static void printTimesHeader(const Input* in, const bool* enabled) {
         if (!enabled[variant])
             continue;
         n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", kVariantColumns[variant]);
-        if (variant == kDbAutoStream && !decode)
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", "paper");
-        if (variant == kDbAuto)
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", "dir");
     }
+    n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", "dir");
+    if (!decode)
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", "paper");
     printf("%s %7s %7s\n", line, "x plain", "x lib");
 }
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
@@ -2287,12 +2280,14 @@ static void printTimes(const Input* in, const XCase* xc, const bool* enabled, co
         if (!enabled[variant])
             continue;
         n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f", t[variant] * 1e3);
-        if (variant == kDbAutoStream && !decode)
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f",
-                          t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
-        if (variant == kDbAuto)
-            n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", decision ? "push" : "pull");
     }
+    n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s",
+                  decision == kPushOnly   ? "push"
+                  : decision == kSkipOnly ? "skip"
+                                          : "pull");
+    if (!decode)
+        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f",
+                      t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
     const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
@@ -2588,7 +2583,11 @@ static void printGoalLines(const Results* r) {
               true, 5.0);
     printGoal("auto against cuSPARSE CSR at d = 0.0001, geomean", geomean(r->logCu[3], r->nCu[3]),
               true, 20.0);
+    printGoal("DB-BFS auto on kron21, GTEPS", r->kronGteps, true, 150.0);
     printGoal("DB-BFS auto against day 38's grid loop on kron21", r->bfsKron, true, 3.0);
+    printGoal("DB-BFS auto against day 38's grid loop on fe-mesh", r->bfsMesh, true, 1.0);
+    printGoal("DB-BFS auto against its faster single direction, worst graph", r->bfsAutoMin, true,
+              0.95);
     printGoal("the decoding layer against cuBLAS gemv, geomean", geomean(r->logDecode, r->nDecode),
               true, 2.0);
     printGoal("DB's bytes over CSR + CSC's, blocked inputs", r->memBlocked, false, 0.40);
