@@ -19,11 +19,11 @@
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmspv spmspv.cu -lcusparse -lcublas
 // clang-format off: the run lines are --help's text, one line each
-// Run: ./spmspv                 the verified run, from this folder (host part without a GPU: about 20 s, 3.2 GB)
-// Run: ./spmspv --small         the same code paths on small inputs, for compute-sanitizer
-// Run: ./spmspv --roots N       Kronecker BFS roots (1..64, default 8)
-// Run: ./spmspv FILE.mtx        Matrix Market files instead of the generated inputs (up to 8; BFS on A + A^T)
-// Run: ./spmspv --help          this list (-h too); transcripts in evidence/, what was tried in evidence/notes.md
+// Run: ./spmspv            the verified run, from this folder (host part: under a minute, 3.7 GB)
+// Run: ./spmspv --small    the same code paths on small inputs, for compute-sanitizer
+// Run: ./spmspv --roots N  Kronecker BFS roots (1..64, default 8)
+// Run: ./spmspv FILE.mtx   your Matrix Market files instead of the generated inputs (up to 8)
+// Run: ./spmspv --help     this list (-h too); transcripts and the lab notebook: evidence/
 // clang-format on
 
 #include <errno.h>
@@ -370,11 +370,11 @@ __global__ void __launch_bounds__((kThreadsPerBlock), kSearchBlocksPerSm)
 // clang-format off
 static const char* const kUsage =
     "usage:\n"
-    "  ./spmspv                 the verified run, from this folder (host part without a GPU: about 20 s, 3.2 GB)\n"
-    "  ./spmspv --small         the same code paths on small inputs, for compute-sanitizer\n"
-    "  ./spmspv --roots N       Kronecker BFS roots (1..64, default 8)\n"
-    "  ./spmspv FILE.mtx        Matrix Market files instead of the generated inputs (up to 8; BFS on A + A^T)\n"
-    "  ./spmspv --help          this list (-h too); transcripts in evidence/, what was tried in evidence/notes.md\n";
+    "  ./spmspv            the verified run, from this folder (host part: under a minute, 3.7 GB)\n"
+    "  ./spmspv --small    the same code paths on small inputs, for compute-sanitizer\n"
+    "  ./spmspv --roots N  Kronecker BFS roots (1..64, default 8)\n"
+    "  ./spmspv FILE.mtx   your Matrix Market files instead of the generated inputs (up to 8)\n"
+    "  ./spmspv --help     this list (-h too); transcripts and the lab notebook: evidence/\n";
 // clang-format on
 
 static const unsigned kFullMask = 0xffffffffu;  // every lane of a warp takes part
@@ -428,8 +428,6 @@ static const double kAtomicWaitBytes = 1.0;
 // Skipping pull reads the runs of x's nonzero columns only; past this share of x nonzero it reads
 // most of the payload anyway, a thread a block, where pull reads it a warp an item.
 static const float kSkipMaxShare = 0.5f;
-// The paper's rule: push when fewer than this share of the x blocks hold a nonzero (its th3).
-static const double kPaperTh3 = 0.01;
 
 enum Mode {
     kPullOnly,
@@ -437,14 +435,10 @@ enum Mode {
     kAutoRule,
     kSkipOnly
 };
-// The variants timed per x, in teaching order; cuSPARSE BSR only where its 1 KiB blocks fit
-// kBsrMaxBytes. cuBLAS's dense product stands in for cuSPARSE on the decoding layers. "DB stream"
-// is DB auto launched call by call from the host, beside its graph replay: the host's launch pace,
-// labelled. The paper's rule is applied on the host to the exact counts, as its metadata step
-// counts them; its line gives the time of the path it picks.
+// The variants timed per x, in teaching order. cuBLAS's dense product stands in for cuSPARSE on
+// the decoding layers.
 enum Variant {
     kCusparseCsr,
-    kCusparseBsr,
     kCublasGemv,
     kPlainPull,
     kPlainPush,
@@ -454,10 +448,8 @@ enum Variant {
     kDbAuto,
     kVariantCount
 };
-static const char* const kVariantNames[kVariantCount] = {"cuSPARSE", "BSR",      "cuBLAS",
-                                                         "CSR pull", "CSC push", "DB pull",
-                                                         "DB push",  "DB skip",  "DB auto"};
-static const double kBsrMaxBytes = 4.0e9;
+static const char* const kVariantNames[kVariantCount] = {
+    "cuSPARSE", "cuBLAS", "CSR pull", "CSC push", "DB pull", "DB push", "DB skip", "DB auto"};
 
 enum Pattern {
     kRandom,
@@ -591,9 +583,9 @@ typedef struct {
     // Products of push; (block, column) segments; side pieces.
     long long products, segments, sidePieces;
     double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
-    bool rulePush, paperPush;  // the host's reading of the two rules (the device samples)
-    double *refY, *absSum;     // rows each, in double
-    int* rowProducts;          // rows: products per row, for the tolerance
+    bool rulePush;          // the host's reading of the rule (the device samples x)
+    double *refY, *absSum;  // rows each, in double
+    int* rowProducts;       // rows: products per row, for the tolerance
 } XCase;
 enum InputKind {
     kInputFile,
@@ -684,14 +676,12 @@ typedef struct {
 // Everything of a part-1 input on the device, and the handles its calls use.
 typedef struct {
     int rows, cols, lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
-    int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex, *bsrOffsets, *bsrCols;
-    float *csrValue, *cscValue, *bsrValues, *dense;
+    int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex;
+    float *csrValue, *cscValue, *dense;
     float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
-    int bsrBlockRows, bsrBlocks;
     DbDevice db;
     cusparseSpMatDescr_t csr;
     cusparseDnVecDescr_t xVec, yVec;
-    cusparseMatDescr_t bsr;
     void* spmvBuffer;
     cusparseHandle_t sparse;
     cublasHandle_t blas;
@@ -717,9 +707,9 @@ typedef struct {
 } Copy;
 // The figures the headlines are made of, gathered over the inputs.
 typedef struct {
-    double logPlain, minPlain, logCu[kDensityCount], logBsr, logDecode;
+    double logPlain, minPlain, logCu[kDensityCount], logDecode;
     double minSingle, pullCopyMin, memBlocked, memHyper;
-    int nPlain, nCu[kDensityCount], nBsr, nDecode;
+    int nPlain, nCu[kDensityCount], nDecode;
     double bfsKron, bfsMesh, bfsAutoMin, kronGteps;
 } Results;
 enum BfsVariant {
@@ -1643,6 +1633,11 @@ static double dbBytes(const Db* f) {
                          4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
     return payload + side + views;
 }
+// Skipping pull gives a block row a block of threads, a thread a block: it fits a matrix whose
+// block rows hold at least half as many blocks as a block has threads, on the mean.
+static bool skipFits(const Db* f) {
+    return 2LL * f->blocks >= (long long)f->blockRows * kThreads;
+}
 static double csrCscBytes(const Csr* a) {
     return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz;
 }
@@ -1747,7 +1742,6 @@ static void countWork(const Input* in, XCase* xc) {
     const int rows = in->a.rows > 0 ? in->a.rows : 1;
     const double waits = kAtomicWaitBytes * (double)xc->products * xc->products / rows;
     xc->rulePush = kPushByteCost * xc->pushBytes + waits < xc->pullBytes;
-    xc->paperPush = xc->activeBlocks < kPaperTh3 * f->blockCols;
 }
 // snippet: reference
 // y in double by columns (the push order, so only x's nonzeros cost anything), and per row the
@@ -1820,47 +1814,23 @@ static bool checkY(const char* variant, const Input* in, const XCase* xc, const 
                 rows + guard);
     return firstBad < 0 && sumOk && guard < 0;
 }
-// The BFS judge: exact distances from source, and the number of levels. Direction-optimizing, as
-// the GPU's auto (Beamer's rule): a level whose frontier holds many edges is found bottom-up, each
-// unreached vertex looking for any neighbour in the frontier.
+// The BFS judge: exact distances from source, and the number of levels, level by level from a
+// queue: the plainest search, which the GPU's must match vertex for vertex.
 static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
     for (int vertex = 0; vertex < g->rows; ++vertex)
         dist[vertex] = -1;
-    int head = 0, tail = 0, level = 0;
+    int head = 0, tail = 0;
     dist[source] = 0;
     queue[tail++] = source;
-    long long frontierEdges = g->offsets[source + 1] - g->offsets[source], unexplored = g->nnz;
     while (head < tail) {
-        const int levelEnd = tail;
-        const bool bottomUp = frontierEdges * kBeamerAlpha > unexplored;
-        unexplored -= frontierEdges;
-        frontierEdges = 0;
-        if (bottomUp) {
-            for (int vertex = 0; vertex < g->rows; ++vertex) {
-                if (dist[vertex] >= 0)
-                    continue;
-                for (int k = g->offsets[vertex]; k < g->offsets[vertex + 1]; ++k)
-                    if (dist[g->index[k]] == level) {
-                        dist[vertex] = level + 1;
-                        queue[tail++] = vertex;
-                        break;
-                    }
+        const int u = queue[head++];
+        for (int k = g->offsets[u]; k < g->offsets[u + 1]; ++k)
+            if (dist[g->index[k]] < 0) {
+                dist[g->index[k]] = dist[u] + 1;
+                queue[tail++] = g->index[k];
             }
-        } else {
-            for (int h = head; h < levelEnd; ++h)
-                for (int k = g->offsets[queue[h]]; k < g->offsets[queue[h] + 1]; ++k)
-                    if (dist[g->index[k]] < 0) {
-                        dist[g->index[k]] = level + 1;
-                        queue[tail++] = g->index[k];
-                    }
-        }
-        head = levelEnd;
-        for (int i = levelEnd; i < tail; ++i)
-            frontierEdges += g->offsets[queue[i] + 1] - g->offsets[queue[i]];
-        if (tail > levelEnd)
-            ++level;
     }
-    return level + 1;
+    return dist[queue[tail - 1]] + 1;
 }
 
 // ---------------------------------------------------------------- timing
@@ -1999,60 +1969,6 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
     view->decision = (int*)keep(d, NULL, sizeof(int));
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
     CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
-}  // The nonzero blocks of block row I, in column order, into list; returns their count. mark holds
-// I + 1 for each block column seen in this row (and something else for the others).
-static int blocksOfRow(const Csr* a, int I, int* mark, int* list) {
-    int n = 0;
-    for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-            const int J = a->index[k] / kBlockDim;
-            if (mark[J] != I + 1) {
-                mark[J] = I + 1;
-                list[n++] = J;
-            }
-        }
-    qsort(list, (size_t)n, sizeof(int), compareInts);
-    return n;
-}
-// A BSR copy of every nonzero block (side ones too), 1 KiB each, row-major inside: cuSPARSE's.
-static void uploadBsr(const Input* in, GpuInput* g) {
-    const Csr* a = &in->a;
-    const int blockRows = in->db.blockRows, blockCols = in->db.blockCols;
-    const int blocks = (int)(in->db.blocks + in->db.sideBlocks);
-    const size_t blockFloats = (size_t)kBlockDim * kBlockDim;
-    int* offsets = (int*)hostAlloc(((size_t)blockRows + 1) * sizeof(int), "offsets", true);
-    int* mark = (int*)hostAlloc((size_t)blockCols * sizeof(int), "mark", true);
-    int* pos = (int*)hostAlloc((size_t)blockCols * sizeof(int), "pos", false);
-    int* cols = (int*)hostAlloc(((size_t)blocks + 1) * sizeof(int), "cols", false);
-    float* values = (float*)hostAlloc((size_t)(((size_t)blocks + 1) * blockFloats) * sizeof(float),
-                                      "values", true);
-    if (!offsets || !mark || !pos || !cols || !values) {
-        outOfMemory("the GPU part");
-        exit(EXIT_FAILURE);
-    }
-    for (int I = 0; I < blockRows; ++I) {
-        offsets[I + 1] = offsets[I] + blocksOfRow(a, I, mark, cols + offsets[I]);
-        for (int t = offsets[I]; t < offsets[I + 1]; ++t)
-            pos[cols[t]] = t;
-        for (int r = I * kBlockDim; r < (I + 1) * kBlockDim && r < a->rows; ++r)
-            for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-                const int local = r % kBlockDim * kBlockDim + a->index[k] % kBlockDim;
-                values[pos[a->index[k] / kBlockDim] * blockFloats + local] = a->value[k];
-            }
-    }
-    g->bsrBlockRows = blockRows;
-    g->bsrBlocks = blocks;
-    g->bsrOffsets = (int*)toDevice(offsets, ((size_t)blockRows + 1) * sizeof(int));
-    g->bsrCols = (int*)toDevice(cols, (size_t)blocks * sizeof(int));
-    g->bsrValues = (float*)toDevice(values, (size_t)blocks * blockFloats * sizeof(float));
-    free(offsets);
-    free(mark);
-    free(pos);
-    free(cols);
-    free(values);
-    CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
-    CUSPARSE_CHECK(cusparseSetMatType(g->bsr, CUSPARSE_MATRIX_TYPE_GENERAL));
-    CUSPARSE_CHECK(cusparseSetMatIndexBase(g->bsr, CUSPARSE_INDEX_BASE_ZERO));
 }
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
@@ -2073,7 +1989,7 @@ static void setupCusparse(GpuInput* g, const Csr* a) {
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
 // y, cuSPARSE's CSR and, where it fits, its BSR.
-static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g) {
+static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
     g->rows = a->rows;
@@ -2098,28 +2014,23 @@ static void setupGpu(const Input* in, int sms, bool small, bool bsr, GpuInput* g
     // Products: share * nnz.
     view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
     view->pullBytes = (float)in->pullBytesFull;
-    view->skipRows = 2LL * in->db.blocks >= (long long)in->db.blockRows * kThreads;
+    view->skipRows = skipFits(f);
     int perSm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
     g->grid = small ? kSmallGridCtas : perSm * sms;
     setupCusparse(g, a);
-    if (bsr)
-        uploadBsr(in, g);
     if (in->dense)
         g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
 static void freeGpu(GpuInput* g) {
-    void* all[] = {g->csrOffsets, g->csrIndex,  g->csrValue, g->cscOffsets, g->cscIndex,
-                   g->cscValue,   g->x,         g->y,        g->spmvBuffer, g->bsrOffsets,
-                   g->bsrCols,    g->bsrValues, g->dense};
+    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets, g->cscIndex,
+                   g->cscValue,   g->x,        g->y,        g->spmvBuffer, g->dense};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
         CUDA_CHECK(cudaFree(all[i]));
     freeDbDevice(&g->db);
     CUSPARSE_CHECK(cusparseDestroySpMat(g->csr));
     CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec));
     CUSPARSE_CHECK(cusparseDestroyDnVec(g->yVec));
-    if (g->bsrValues)
-        CUSPARSE_CHECK(cusparseDestroyMatDescr(g->bsr));
 }
 // One call of one variant on the current x; every one writes all of y, inside the call.
 static void launchCall(const void* ctx) {
@@ -2130,11 +2041,6 @@ static void launchCall(const void* ctx) {
         CUSPARSE_CHECK(cusparseSpMV(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha, g->csr,
                                     g->xVec, &kBeta, g->yVec, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT,
                                     g->spmvBuffer));
-    } else if (variant == kCusparseBsr) {
-        CUSPARSE_CHECK(
-            cusparseSbsrmv(g->sparse, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                           g->bsrBlockRows, g->db.view.blockCols, g->bsrBlocks, &kAlpha, g->bsr,
-                           g->bsrValues, g->bsrOffsets, g->bsrCols, kBlockDim, g->x, &kBeta, g->y));
     } else if (variant == kCublasGemv) {
         // W row-major is W^T column-major: y = (W^T)^T x.
         CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols,
@@ -2165,13 +2071,6 @@ static void launchCall(const void* ctx) {
         CUDA_CHECK(cudaGetLastError());
     }
 }
-// One variant's y against the CPU. BSR writes whole block rows: the rows past A's are not checked.
-static bool checkVariant(int variant, const Input* in, const XCase* xc, float* hostY, size_t yBytes,
-                         const char* when) {
-    if (variant == kCusparseBsr)
-        memset(hostY + in->a.rows, 0xff, yBytes - (size_t)in->a.rows * sizeof(float));
-    return checkY(kVariantNames[variant], in, xc, hostY, when);
-}
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
 // times[variant] is 0 for a variant not run or failed; decision gets DB auto's path.
@@ -2201,7 +2100,7 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
                             true);
             CUDA_CHECK(cudaStreamSynchronize(g->stream));
             CUDA_CHECK(cudaMemcpy(hostY, g->y, yBytes, cudaMemcpyDeviceToHost));
-            ok = checkVariant(variant, in, xc, hostY, yBytes, pass ? " after timing" : "");
+            ok = checkY(kVariantNames[variant], in, xc, hostY, pass ? " after timing" : "");
             if (pass == 1)
                 times[variant] = ok && ms > 0.0f ? ms : 0.0;
         }
@@ -2234,12 +2133,13 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
         return;
     }
     const double singles =
-        t[kDbPull] > 0.0 && t[kDbPush] > 0.0 ? fmin(t[kDbPull], t[kDbPush]) : 0.0;
+        t[kDbPull] > 0.0 && t[kDbPush] > 0.0
+            ? fmin(fmin(t[kDbPull], t[kDbPush]), t[kDbSkip] > 0.0 ? t[kDbSkip] : 1e30)
+            : 0.0;
     if (singles > 0.0)
         r->minSingle = fmin(r->minSingle, singles / autoMs);
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
         r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
-    addRatio(t[kCusparseBsr], autoMs, &r->logBsr, &r->nBsr);
     if (in->a.nnz < kLargeNnz)
         return;
     const double plain =
@@ -2253,10 +2153,9 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 // One x's line: every variant's microseconds, auto's direction, auto against the faster plain
 // kernel and the library.
 // The columns of a times table (README, Expected output, defines each).
-static const char* const kVariantColumns[kVariantCount] = {"cuSP", "BSR",  "cuBLAS", "CSR", "CSC",
-                                                           "pull", "push", "skip",   "auto"};
+static const char* const kVariantColumns[kVariantCount] = {"cuSP", "cuBLAS", "CSR",  "CSC",
+                                                           "pull", "push",   "skip", "auto"};
 static void printTimesHeader(const Input* in, const bool* enabled) {
-    const bool decode = in->kind == kInputDecode;
     char line[640];
     const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
     int n = snprintf(line, sizeof(line), "  %-*s %-9s %-6s", width, "input", "x", "d");
@@ -2266,8 +2165,6 @@ static void printTimesHeader(const Input* in, const bool* enabled) {
         n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", kVariantColumns[variant]);
     }
     n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", "dir");
-    if (!decode)
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", "paper");
     printf("%s %7s %7s\n", line, "x plain", "x lib");
 }
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
@@ -2285,9 +2182,6 @@ static void printTimes(const Input* in, const XCase* xc, const bool* enabled, co
                   decision == kPushOnly   ? "push"
                   : decision == kSkipOnly ? "skip"
                                           : "pull");
-    if (!decode)
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f",
-                      t[xc->paperPush ? kDbPush : kDbPull] * 1e3);
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
     const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
@@ -2299,29 +2193,23 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
                        cusparseHandle_t sparse, cublasHandle_t blas, cudaStream_t stream,
                        Results* r) {
     const bool decode = in->kind == kInputDecode;
-    // BSR stores every nonzero block at 1 KiB; a matrix whose blocks hold one nonzero each would
-    // need 1 KiB a nonzero.
-    const double bsrBytes =
-        (double)(in->db.blocks + in->db.sideBlocks) * kBlockDim * kBlockDim * sizeof(float);
-    const bool bsr = !decode && bsrBytes <= kBsrMaxBytes;
     // A decoding layer: cuBLAS instead of cuSPARSE, and of DB only the three paths.
     bool enabled[kVariantCount];
     for (int variant = 0; variant < kVariantCount; ++variant)
         enabled[variant] = !decode;
-    enabled[kCusparseBsr] = bsr;
     enabled[kCublasGemv] = decode;
     enabled[kPlainPull] = true;
     enabled[kPlainPush] = true;
     enabled[kDbPull] = true;
     enabled[kDbPush] = true;
-    enabled[kDbSkip] = true;
+    enabled[kDbSkip] = skipFits(&in->db);
     enabled[kDbAuto] = true;
     GpuInput g;
     memset(&g, 0, sizeof(g));
     g.sparse = sparse;
     g.blas = blas;
     g.stream = stream;
-    setupGpu(in, sms, small, bsr, &g);
+    setupGpu(in, sms, small, &g);
     printf("\nGPU, %s: microseconds a call, each the mean of a graph replay of %d calls\n",
            in->name, small ? kSmallTimedRuns : kTimedRuns);
     printTimesHeader(in, enabled);
@@ -2569,54 +2457,52 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
 static double geomean(double logSum, int n) {
     return n > 0 ? exp(logSum / n) : 0.0;
 }
-// A goal and whether this run met it.
-static void printGoal(const char* what, double value, bool atLeast, double target) {
-    const bool met = atLeast ? value >= target : value <= target;
-    printf("~ goal: %s %s %.2f: %.3f {%s}\n", what, atLeast ? ">=" : "<=", target, value,
-           met ? "met" : "missed");
-}
-static void printGoalLines(const Results* r) {
-    printGoal("DB pull's share of the copy bandwidth, mesh and band, d = 0.1", r->pullCopyMin, true,
-              0.70);
-    printGoal("auto against the faster plain kernel, the worst x", r->minPlain, true, 0.60);
-    printGoal("auto against cuSPARSE CSR at d = 0.01, geomean", geomean(r->logCu[1], r->nCu[1]),
-              true, 5.0);
-    printGoal("auto against cuSPARSE CSR at d = 0.0001, geomean", geomean(r->logCu[3], r->nCu[3]),
-              true, 20.0);
-    printGoal("DB-BFS auto on kron21, GTEPS", r->kronGteps, true, 150.0);
-    printGoal("DB-BFS auto against day 38's grid loop on kron21", r->bfsKron, true, 3.0);
-    printGoal("DB-BFS auto against day 38's grid loop on fe-mesh", r->bfsMesh, true, 1.0);
-    printGoal("DB-BFS auto against its faster single direction, worst graph", r->bfsAutoMin, true,
-              0.95);
-    printGoal("the decoding layer against cuBLAS gemv, geomean", geomean(r->logDecode, r->nDecode),
-              true, 2.0);
-    printGoal("DB's bytes over CSR + CSC's, blocked inputs", r->memBlocked, false, 0.40);
-    printGoal("DB's bytes over CSR + CSC's, hypersparse kron", r->memHyper, false, 1.20);
-}
-// The headlines: the goals of the lesson, one line each (the README gives each goal's target).
+// The headlines, one line each, then a goal line for each that has one (target 0: none). A run
+// of the user's files prints only those that do not need the generated inputs.
+typedef struct {
+    const char* name;
+    double value;
+    bool general, atLeast;
+    double target;
+    const char* goal;
+} Headline;
 static void printGoals(const Results* r, bool generated) {
-    if (generated) {
-        printf("headline: db_pull_copy_fraction = %.3f\n", r->pullCopyMin);
-        printf("headline: auto_vs_best_plain_geomean = %.2f\n", geomean(r->logPlain, r->nPlain));
-        printf("headline: auto_vs_best_plain_min = %.2f\n", r->nPlain ? r->minPlain : 0.0);
-        printf("headline: auto_vs_cusparse_d0.01 = %.2f\n", geomean(r->logCu[1], r->nCu[1]));
-        printf("headline: auto_vs_cusparse_d0.0001 = %.2f\n", geomean(r->logCu[3], r->nCu[3]));
-        printf("headline: auto_vs_cusparse_bsr_geomean = %.2f\n", geomean(r->logBsr, r->nBsr));
+    const Headline all[] = {
+        {"db_pull_copy_fraction", r->pullCopyMin, false, true, 0.70,
+         "DB pull's share of the copy bandwidth, mesh and band, d = 0.1"},
+        {"auto_vs_best_plain_geomean", geomean(r->logPlain, r->nPlain), false, true, 0.0, ""},
+        {"auto_vs_best_plain_min", r->nPlain ? r->minPlain : 0.0, false, true, 0.60,
+         "auto against the faster plain kernel, the worst x"},
+        {"auto_vs_cusparse_d0.01", geomean(r->logCu[1], r->nCu[1]), false, true, 5.0,
+         "auto against cuSPARSE CSR at d = 0.01, geomean"},
+        {"auto_vs_cusparse_d0.0001", geomean(r->logCu[3], r->nCu[3]), false, true, 20.0,
+         "auto against cuSPARSE CSR at d = 0.0001, geomean"},
+        {"auto_vs_best_single_path_min", r->minSingle, true, true, 0.0, ""},
+        {"memory_blocked_max", r->memBlocked, false, false, 0.40,
+         "DB's bytes over CSR + CSC's, blocked inputs"},
+        {"memory_hypersparse_max", r->memHyper, false, false, 1.20,
+         "DB's bytes over CSR + CSC's, hypersparse kron"},
+        {"dbbfs_kron21_gteps", r->kronGteps, false, true, 150.0, "DB-BFS auto on kron21, GTEPS"},
+        {"dbbfs_vs_day38_best_kron21", r->bfsKron, false, true, 3.0,
+         "DB-BFS auto against day 38's grid loop on kron21"},
+        {"dbbfs_vs_day38_best_mesh", r->bfsMesh, false, true, 1.0,
+         "DB-BFS auto against day 38's grid loop on fe-mesh"},
+        {"dbbfs_auto_vs_best_single_min", r->bfsAutoMin, true, true, 0.95,
+         "DB-BFS auto against its faster single direction, worst graph"},
+        {"decode_vs_cublas_gemv", geomean(r->logDecode, r->nDecode), false, true, 2.0,
+         "the decoding layer against cuBLAS gemv, geomean"},
+    };
+    const int count = (int)(sizeof(all) / sizeof(all[0]));
+    for (int i = 0; i < count; ++i)
+        if ((generated || all[i].general) && all[i].value < 1e30)
+            printf("headline: %s = %.3f\n", all[i].name, all[i].value);
+    for (int i = 0; i < count && generated; ++i) {
+        const Headline* h = &all[i];
+        const bool met = h->atLeast ? h->value >= h->target : h->value <= h->target;
+        if (h->target > 0.0)
+            printf("~ goal: %s %s %.2f: %.3f {%s}\n", h->goal, h->atLeast ? ">=" : "<=", h->target,
+                   h->value, met ? "met" : "missed");
     }
-    if (r->minSingle < 1e30)
-        printf("headline: auto_vs_best_single_path_min = %.2f\n", r->minSingle);
-    if (generated) {
-        printf("headline: memory_blocked_max = %.3f\n", r->memBlocked);
-        printf("headline: memory_hypersparse_max = %.3f\n", r->memHyper);
-        printf("headline: dbbfs_vs_day38_best_kron21 = %.2f\n", r->bfsKron);
-        printf("headline: dbbfs_vs_day38_best_mesh = %.2f\n", r->bfsMesh);
-        printf("headline: dbbfs_kron21_gteps = %.2f\n", r->kronGteps);
-        printf("headline: decode_vs_cublas_gemv = %.2f\n", geomean(r->logDecode, r->nDecode));
-    }
-    if (r->bfsAutoMin < 1e30)
-        printf("headline: dbbfs_auto_vs_best_single_min = %.2f\n", r->bfsAutoMin);
-    if (generated)
-        printGoalLines(r);
 }
 // Part 2 on the GPU: every graph, and the BFS headlines.
 static int runGraphs(const BfsInput* graphs, int graphCount, int sms, bool small,
@@ -3614,18 +3500,17 @@ static void printFormat(const Input* in) {
            in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
 // The x table: x's nonzeros and its blocks touched of all; push's segments, products and bytes
-// (DB's and plain CSC's); the direction by this lesson's rule and by the paper's.
+// (DB's and plain CSC's); the direction by the rule on the host's exact counts.
 static void printCaseHeader(void) {
-    printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s  %-4s  %s\n", "x", "d", "nonzeros", "x blocks",
-           "segments", "products", "push MB", "plain MB", "rule", "paper");
+    printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s  %s\n", "x", "d", "nonzeros", "x blocks",
+           "segments", "products", "push MB", "plain MB", "rule");
 }
 static void printCase(const XCase* xc, const Input* in) {
     char blocks[32];
     snprintf(blocks, sizeof(blocks), "%d of %d", xc->activeBlocks, in->db.blockCols);
-    printf("  %-9s %-6g %8d %15s %9lld %9lld %8.2f %8.2f  %-4s  %s\n", kPatternNames[xc->pattern],
+    printf("  %-9s %-6g %8d %15s %9lld %9lld %8.2f %8.2f  %s\n", kPatternNames[xc->pattern],
            xc->density, xc->nonzeros, blocks, xc->segments + xc->sidePieces, xc->products,
-           xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, xc->rulePush ? "push" : "pull",
-           xc->paperPush ? "push" : "pull");
+           xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, xc->rulePush ? "push" : "pull");
 }
 
 // ---------------------------------------------------------------- the steps of main
@@ -3781,12 +3666,11 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         "Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and "
         "cuSPARSE; DB-BFS; a decoding layer\n");
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
-    printf("the rule: push byte cost %.1f, an atomic's wait %.1f B; paper's th3 %.2f\n",
-           kPushByteCost, kAtomicWaitBytes, kPaperTh3);
+    printf("the rule: push byte cost %.1f, an atomic's wait %.1f B\n", kPushByteCost,
+           kAtomicWaitBytes);
     printf(
         "each input's x table: x's nonzeros and the x blocks they touch; push's segments, products "
-        "and\nMB read (DB's, plain CSC's); the direction by this lesson's rule and by the "
-        "paper's\n");
+        "and\nMB read (DB's, plain CSC's); the direction by the rule on these exact counts\n");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (!prepareInput(in, o->small))
@@ -3915,11 +3799,10 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
     CUBLAS_CHECK(cublasSetStream(blas, stream));
     int failures = 0;
     printf(
-        "\nPart 1 on the GPU. Columns: cuSP, BSR = cuSPARSE's CSR and BSR SpMV; cuBLAS = dense "
-        "gemv; CSR, CSC = the\nplain pull and push kernels; meta = DB's counting step alone; pull, "
-        "push, auto = DB's kernels, dir = auto's\npick; stream = auto launched call by call; paper "
-        "= the paper's rule's pick; x plain, x lib = auto's speed-up\nover the faster plain kernel "
-        "and over the library (cuSPARSE's CSR, or cuBLAS)\n");
+        "\nPart 1 on the GPU. Columns: cuSP = cuSPARSE's CSR SpMV; cuBLAS = dense gemv; CSR, CSC = "
+        "the plain pull and\npush kernels; pull, push, skip, auto = DB's kernels (skip: skipping "
+        "pull, where its mapping fits), dir =\nauto's pick; x plain, x lib = auto's speed-up over "
+        "the faster plain kernel and over the library\n");
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
     if (failures == 0)
