@@ -1263,36 +1263,57 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
     return looked;
 }
-// A bottom-up level's side part, a thread a vertex (Beamer's bottom-up step): a vertex still
-// unvisited walks its side neighbours, kSidePiece loads at a time, and stops at the first that is
-// in the frontier: it claims itself. Most vertices stop after a few loads; only those with no
-// parent in the frontier read their whole list. Returns the neighbours looked at.
+// A bottom-up level's side part (Beamer's bottom-up step), a warp a word of the visited bitmap, a
+// lane a vertex: a vertex still unvisited walks its side neighbours, kSidePiece loads at a time,
+// and stops at the first that is in the frontier. Most stop after a few loads; only those with no
+// parent in the frontier read their whole list. The word's finds are claimed together: one
+// atomicOr on visited (its old bits say which the blocked part took first) and one on the next
+// frontier, where a claim per vertex would cost 32. Returns the neighbours looked at.
 __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned int* frontier,
                                      int* nextQueue, unsigned int* nextCount,
                                      unsigned int* nextFrontier, unsigned long long* edges) {
     const DbView& view = b.view;
+    const int lane = threadIdx.x % kWarpSize;
     long long looked = 0;
-    for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < b.n;
-         v += (long long)gridDim.x * blockDim.x) {
-        if (__ldcg(&b.visited[v / 32]) >> (v % 32) & 1u)
+    for (long long w = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize; w < b.words;
+         w += (long long)gridDim.x * blockDim.x / kWarpSize) {
+        // One read for the warp: other warps claim while this one reads (isolated vertices and
+        // those past n are set, so a lane with its bit clear has a vertex).
+        const unsigned int visited = __shfl_sync(kFullMask, __ldcg(&b.visited[w]), 0);
+        if (visited == ~0u)
             continue;
-        const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
+        const int v = (int)(w * kWarpSize + lane);
         bool found = false;
-        for (int k = begin; k < end && !found; k += kSidePiece) {
-            int u[kSidePiece];
+        if (!(visited >> lane & 1u)) {
+            const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
+            for (int k = begin; k < end && !found; k += kSidePiece) {
+                int u[kSidePiece];
 #pragma unroll
-            for (int q = 0; q < kSidePiece; ++q)
-                u[q] = k + q < end ? view.sideCol[k + q] : -1;
+                for (int q = 0; q < kSidePiece; ++q)
+                    u[q] = k + q < end ? view.sideCol[k + q] : -1;
 #pragma unroll
-            for (int q = 0; q < kSidePiece; ++q) {
-                if (!found && u[q] >= 0) {
-                    ++looked;
-                    found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
+                for (int q = 0; q < kSidePiece; ++q) {
+                    if (!found && u[q] >= 0) {
+                        ++looked;
+                        found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
+                    }
                 }
             }
         }
-        if (found)
-            dbClaim(b, (int)v, level, nextQueue, nextCount, nextFrontier, edges);
+        const unsigned int finds = __ballot_sync(kFullMask, found);
+        if (finds == 0u)
+            continue;
+        unsigned int won = 0u;
+        if (lane == 0) {
+            won = finds & ~atomicOr(&b.visited[w], finds);
+            atomicOr(&nextFrontier[w], won);  // won may be 0: the blocked part took them all
+        }
+        won = __shfl_sync(kFullMask, won, 0);
+        if (won >> lane & 1u) {
+            b.dist[v] = level + 1;
+            nextQueue[appendSlots(nextCount, 1u)] = v;
+            *edges += b.degreeOffsets[v + 1] - b.degreeOffsets[v];
+        }
     }
     return looked;
 }
@@ -2361,9 +2382,7 @@ static int keepBlockedItems(const Db* f, PullItem* items, int itemCount) {
         if (items[i].begin >= blocked)
             continue;
         items[kept] = items[i];
-        if (items[kept].end > blocked)
-            items[kept].end = blocked;
-        ++kept;
+        items[kept++].end = min(items[i].end, blocked);
     }
     return kept;
 }
