@@ -410,7 +410,10 @@ static const int kDbBlocksPerSm = 4;
 static const int kDbBlocksPerSm = 5;
 #endif
 static const int kWarpsPerCta = kThreads / kWarpSize;
-static const int kSidePiece = 4;       // push: side entries of a column one thread loads at once
+static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
+// DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
+// is a chain of such rounds, and the warp waits for its longest.
+static const int kBottomUpPiece = 8;
 static const int kSampleEntries = 64;  // x entries every CTA samples for the rule (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
@@ -1264,7 +1267,7 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
     return looked;
 }
 // A bottom-up level's side part (Beamer's bottom-up step), a warp a word of the visited bitmap, a
-// lane a vertex: a vertex still unvisited walks its side neighbours, kSidePiece loads at a time,
+// lane a vertex: a vertex still unvisited walks its side neighbours, kBottomUpPiece at a time,
 // and stops at the first that is in the frontier. Most stop after a few loads; only those with no
 // parent in the frontier read their whole list. The word's finds are claimed together: one
 // atomicOr on visited (its old bits say which the blocked part took first) and one on the next
@@ -1286,13 +1289,13 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
         bool found = false;
         if (!(visited >> lane & 1u)) {
             const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
-            for (int k = begin; k < end && !found; k += kSidePiece) {
-                int u[kSidePiece];
+            for (int k = begin; k < end && !found; k += kBottomUpPiece) {
+                int u[kBottomUpPiece];
 #pragma unroll
-                for (int q = 0; q < kSidePiece; ++q)
+                for (int q = 0; q < kBottomUpPiece; ++q)
                     u[q] = k + q < end ? view.sideCol[k + q] : -1;
 #pragma unroll
-                for (int q = 0; q < kSidePiece; ++q) {
+                for (int q = 0; q < kBottomUpPiece; ++q) {
                     if (!found && u[q] >= 0) {
                         ++looked;
                         found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
@@ -2231,8 +2234,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     g.blas = blas;
     g.stream = stream;
     setupGpu(in, sms, small, &g);
-    printf("\nGPU, %s: microseconds a call, each the mean of a graph replay of %d calls\n",
-           in->name, small ? kSmallTimedRuns : kTimedRuns);
+    printf("\n");
     printTimesHeader(in, enabled);
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
@@ -2396,9 +2398,8 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
     launchBfs(c);
     CUDA_CHECK(cudaStreamSynchronize(c->stream));
     CUDA_CHECK(cudaMemcpy(checked, c->b.checked, sizeof(checked), cudaMemcpyDeviceToHost));
-    printf("  %s, root %d, DB-BFS auto level by level (edges checked: %lld in the graph)\n",
+    printf("  %s, root %d, DB-BFS auto: level, frontier, direction, edges checked (of %lld)\n",
            bi->name, bi->root[0], bi->g.nnz);
-    printf("  level   frontier  direction  edges checked\n");
     for (int level = 0; level < bi->levels[0] && level < kLevelLog; ++level) {
         long long frontier = 0;
         for (int u = 0; u < bi->g.rows; ++u)
@@ -3688,8 +3689,8 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
     printf("the rule: push byte cost %.1f, an atomic's wait %.1f B\n", kPushByteCost,
            kAtomicWaitBytes);
     printf(
-        "each input's x table: x's nonzeros and the x blocks they touch; push's segments, products "
-        "and\nMB read (DB's, plain CSC's); the direction by the rule on these exact counts\n");
+        "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the rule's "
+        "pick\n");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (!prepareInput(in, o->small))
@@ -3818,10 +3819,9 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
     CUBLAS_CHECK(cublasSetStream(blas, stream));
     int failures = 0;
     printf(
-        "\nPart 1 on the GPU. Columns: cuSP = cuSPARSE's CSR SpMV; cuBLAS = dense gemv; CSR, CSC = "
-        "the plain pull and\npush kernels; pull, push, skip, auto = DB's kernels (skip: skipping "
-        "pull, where its mapping fits), dir =\nauto's pick; x plain, x lib = auto's speed-up over "
-        "the faster plain kernel and over the library\n");
+        "\nPart 1 on the GPU: microseconds a call, each the mean of a graph replay of %d calls "
+        "(columns: README)\n",
+        o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
     if (failures == 0)
