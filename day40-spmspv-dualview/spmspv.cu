@@ -2038,7 +2038,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     // Products: share * nnz.
     view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
     view->pullBytes = (float)in->pullBytesFull;
-    view->skipRows = skipFits(f);
+    view->skipRows = skipFits(f) || small;
     int perSm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
     g->grid = small ? kSmallGridCtas : perSm * sms;
@@ -2226,7 +2226,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     enabled[kPlainPush] = true;
     enabled[kDbPull] = true;
     enabled[kDbPush] = true;
-    enabled[kDbSkip] = skipFits(&in->db);
+    enabled[kDbSkip] = skipFits(&in->db) || small;  // --small: every kernel, under the sanitizer
     enabled[kDbAuto] = true;
     GpuInput g;
     memset(&g, 0, sizeof(g));
