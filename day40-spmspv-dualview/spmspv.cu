@@ -1326,9 +1326,8 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
 // Every block takes the same direction: it reads the same counters after the same grid.sync().
 // Auto is Beamer's rule on the counted frontier edges and vertices. A top-down level pushes the
 // frontier's columns; a bottom-up level lets each unvisited vertex look for a parent (its side
-// neighbours one by one, its block row's blocks by warp) and stop at the first. Bottom-up level k
-// walks the unvisited list that level k - 1 left (list sizes rotate over three counters, like the
-// frontiers). Vertices without an edge start visited: no search reaches them.
+// neighbours by lane, its block row's blocks by warp) and stop at the first. Vertices without an
+// edge start visited: no search reaches them.
 // Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
 __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
