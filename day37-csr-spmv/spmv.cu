@@ -12,13 +12,13 @@
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmv spmv.cu -lcusparse
 // clang-format off: the run lines are --help's text, one line each
-// Run: ./spmv                  cuda-words.mtx (opened from this folder), a 128^3 stencil, a scale-21 Kronecker graph
+// Run: ./spmv                  cuda-words.mtx, a 128^3 stencil, a scale-21 Kronecker graph
 // Run: ./spmv --small          the same code paths on small inputs, for compute-sanitizer
-// Run: ./spmv --full           the plot's data as well, with any inputs (evidence/full-*.txt holds such a run)
-// Run: ./spmv --stencil N      only the inputs named, in order: an N^3 stencil (N 2..640), and with
-// Run: ./spmv --kron SCALE     a 2^SCALE-vertex Kronecker graph (SCALE 4..24); up to 8 inputs, mixed
+// Run: ./spmv --full           the plot's data as well, with any inputs (evidence/full-*.txt)
+// Run: ./spmv --stencil N      only the inputs named, in order: an N^3 stencil (N 2..640),
+// Run: ./spmv --kron SCALE     a 2^SCALE-vertex Kronecker graph (SCALE 4..24), up to 8
 // Run: ./spmv FILE.mtx         a Matrix Market file, alone or among the others
-// Run: ./spmv --help           this list (-h too); the transcripts of these runs are in evidence/
+// Run: ./spmv --help           this list (-h too); transcripts of these runs: evidence/
 // Full: ./spmv --full --stencil 64 --stencil 128 --stencil 256 --kron 18 --kron 20 --kron 22
 // clang-format on
 
@@ -36,13 +36,13 @@
 // clang-format off
 static const char* const kUsage =
     "usage:\n"
-    "  ./spmv                  cuda-words.mtx (opened from this folder), a 128^3 stencil, a scale-21 Kronecker graph\n"
+    "  ./spmv                  cuda-words.mtx, a 128^3 stencil, a scale-21 Kronecker graph\n"
     "  ./spmv --small          the same code paths on small inputs, for compute-sanitizer\n"
-    "  ./spmv --full           the plot's data as well, with any inputs (evidence/full-*.txt holds such a run)\n"
-    "  ./spmv --stencil N      only the inputs named, in order: an N^3 stencil (N 2..640), and with\n"
-    "  ./spmv --kron SCALE     a 2^SCALE-vertex Kronecker graph (SCALE 4..24); up to 8 inputs, mixed\n"
+    "  ./spmv --full           the plot's data as well, with any inputs (evidence/full-*.txt)\n"
+    "  ./spmv --stencil N      only the inputs named, in order: an N^3 stencil (N 2..640),\n"
+    "  ./spmv --kron SCALE     a 2^SCALE-vertex Kronecker graph (SCALE 4..24), up to 8\n"
     "  ./spmv FILE.mtx         a Matrix Market file, alone or among the others\n"
-    "  ./spmv --help           this list (-h too); the transcripts of these runs are in evidence/\n";
+    "  ./spmv --help           this list (-h too); transcripts of these runs: evidence/\n";
 // clang-format on
 
 static const int kWarpSize = 32;  // every GPU this course targets
