@@ -14,11 +14,11 @@
 // Build: nvcc -O3 -arch=sm_90 -o bfs bfs.cu
 // clang-format off: the run lines are --help's text, one line each
 // Run: ./bfs                        word graph + Kronecker scale 21, 16 roots (the verified run)
-// Run: ./bfs --kron 22 --roots 32   another Kronecker scale (6 to 25), another number of roots (1 to 64)
-// Run: ./bfs --small                word graph + Kronecker scale 12, 4 roots, 1 timed run (for compute-sanitizer)
+// Run: ./bfs --kron 22 --roots 32   another Kronecker scale (6 to 25) and root count (1 to 64)
+// Run: ./bfs --small                small inputs (Kronecker 12, 4 roots), for compute-sanitizer
 // Run: ./bfs FILE.mtx               a Matrix Market graph instead of the Kronecker one
 // Run: ./bfs --words FILE           a graph in word-graph.txt's format instead of word-graph.txt
-// Run: ./bfs --full                 the scaling run instead: Kronecker scales 18 to 23, 2 roots each (--roots N)
+// Run: ./bfs --full                 the scaling run: Kronecker scales 18 to 23, 2 roots each
 // Run: ./bfs --help                 this list (-h too)
 // Full: ./bfs --full
 // clang-format on
@@ -42,11 +42,11 @@ static const char* const kGraphPath = "word-graph.txt";  // beside this file
 static const char* const kUsage =
     "usage:\n"
     "  ./bfs                        word graph + Kronecker scale 21, 16 roots (the verified run)\n"
-    "  ./bfs --kron 22 --roots 32   another Kronecker scale (6 to 25), another number of roots (1 to 64)\n"
-    "  ./bfs --small                word graph + Kronecker scale 12, 4 roots, 1 timed run (for compute-sanitizer)\n"
+    "  ./bfs --kron 22 --roots 32   another Kronecker scale (6 to 25) and root count (1 to 64)\n"
+    "  ./bfs --small                small inputs (Kronecker 12, 4 roots), for compute-sanitizer\n"
     "  ./bfs FILE.mtx               a Matrix Market graph instead of the Kronecker one\n"
     "  ./bfs --words FILE           a graph in word-graph.txt's format instead of word-graph.txt\n"
-    "  ./bfs --full                 the scaling run instead: Kronecker scales 18 to 23, 2 roots each (--roots N)\n"
+    "  ./bfs --full                 the scaling run: Kronecker scales 18 to 23, 2 roots each\n"
     "  ./bfs --help                 this list (-h too)\n";
 // clang-format on
 static const int kLoopBlockThreads = 1024;  // the block loop takes the largest block there is
