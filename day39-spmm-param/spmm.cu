@@ -306,11 +306,13 @@ struct Judge {
     unsigned long long* wrong;  // device: count, first index
     const char* inputName;
 };
-// Per (input, dim): every configuration's time (0 when it failed) and the baselines'.
+// Per (input, dim): every configuration's time (0 when it failed) and the baselines'; the
+// configuration the safety net kept, what its two timings cost (host wall time) and what it saves
+// a call (the net's own times, not the sweep's), and the kept one's time by the net.
 struct DimResult {
     int dim, configCount, best, cusparseAlg;
-    Config configs[kMaxConfigs];
-    float ms[kMaxConfigs], cusparseMs, basicMs;
+    Config configs[kMaxConfigs], kept;
+    float ms[kMaxConfigs], cusparseMs, basicMs, netSpentMs, netSavedMs, netKeptMs;
 };
 // One dim's training data: per graph its features and, per configuration, its normalized
 // performance (best time / its time; 0 when it failed).
@@ -1011,6 +1013,39 @@ static int findConfig(const Config* configs, int count, Config c) {
             return k;
     return -1;
 }
+static double wallMs(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+// snippet: safety-net
+// The safety net: a tree is only as good as the kinds of matrix it was trained on, so the run times
+// the tree's pick and one fixed configuration itself, as the lesson times everything (checked, a
+// warm-up, a graph replay), and keeps the faster. It reads nothing of the sweep: a user's run has
+// none. Its cost is the host's wall time of both timings; what it saves, the net's own difference
+// a call (0 where the tree's pick stays).
+static void safetyNet(const Judge* judge, SpmmCall* call, Config pick, DimResult* r,
+                      int* failures) {
+    const Config candidate[2] = {pick, makeConfig(kNetW, kNetF, kNetV, kNetS)};
+    float ms[2] = {0.0f, 0.0f};
+    r->kept = pick;
+    if (findConfig(candidate + 1, 1, pick) == 0)
+        return;  // the tree picked the net's own: nothing to compare
+    const double started = wallMs();
+    for (int k = 0; k < 2; ++k) {
+        char variant[48];
+        configName(candidate[k], variant, sizeof(variant));
+        strcat(variant, k == 0 ? " (net: tree)" : " (net)");
+        call->cfg = candidate[k];
+        ms[k] = checkedTime(judge, launchEngine, call, variant, kWarmupRuns, kTimedRuns, failures);
+    }
+    r->netSpentMs = (float)(wallMs() - started);
+    const int keepNet = ms[1] > 0.0f && !(ms[0] > 0.0f && ms[0] <= ms[1]);
+    r->kept = candidate[keepNet];
+    r->netKeptMs = ms[keepNet];
+    r->netSavedMs = keepNet && ms[0] > 0.0f ? ms[0] - ms[1] : 0.0f;
+}
+// end snippet
 // cuSPARSE's operands for call->input's B and C at call->dim, and the work buffer its algorithm
 // call->alg asks for.
 static void cusparseOperands(SpmmCall* call, int create) {
@@ -1054,9 +1089,10 @@ static int sweepBaselines(const Judge* judge, SpmmCall* call, int warmups, int r
 // baselines and every configuration, each checked against the CPU's answer (computed at the widest
 // dim, kept on the device only around this input). Training needs the ranking only: no baselines,
 // checks at the first dim only (a cheap reference; the kernels are the same at every dim, each
-// default run checks all).
+// default run checks all). With picks (the tree's, per dim), the safety net runs after each dim.
 static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle,
-                      cudaStream_t stream, int training, DimResult* results) {
+                      cudaStream_t stream, const Config* picks, DimResult* results) {
+    const int training = picks == NULL;
     const int n = in->a.n, k = in->a.cols;
     const int warmups = training ? kTrainWarmupRuns : kWarmupRuns;
     const int runs = training ? kTrainTimedRuns : kTimedRuns;
@@ -1116,6 +1152,8 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
             if (r->ms[c] > 0.0f && (r->best < 0 || r->ms[c] < r->ms[r->best]))
                 r->best = c;
         }
+        if (!training)
+            safetyNet(&judge, &call, picks[di], r, &failures);
     }
     CUSPARSE_CHECK(cusparseDestroySpMat(call.matA));
     CUDA_CHECK(cudaFree(reference));
@@ -1138,29 +1176,9 @@ static double perfOf(const DimResult* r, Config c) {
         return kPerfFloor;
     return r->ms[r->best] / r->ms[k];
 }
-// snippet: safety-net
-// The safety net: the tree's pick and one fixed configuration each timed once (a warm-up and one
-// call; here their sweep times stand in), the faster kept. A tree is only as good as the kinds of
-// matrix it was trained on; the net bounds what a new kind can cost, at the price of those four
-// calls, counted in `cost` as calls of the kept configuration (0 when the tree picked the net's).
-static Config safetyNet(const DimResult* r, Config pick, double* cost) {
-    const Config net = makeConfig(kNetW, kNetF, kNetV, kNetS);
-    const int p = findConfig(r->configs, r->configCount, pick);
-    const int q = findConfig(r->configs, r->configCount, net);
-    const float pickMs = p >= 0 ? r->ms[p] : 0.0f;  // 0: failed its check, or not swept
-    const float netMs = q >= 0 ? r->ms[q] : 0.0f;
-    *cost = 0.0;
-    if (p == q || !(netMs > 0.0f))
-        return pick;
-    const int keepNet = !(pickMs > 0.0f) || netMs < pickMs;
-    *cost = 2.0 * (pickMs + netMs) / (keepNet ? netMs : pickMs);
-    return keepNet ? net : pick;
-}
-// end snippet
 // One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration
 // (the one timing picked, in braces), then ratios over cuSPARSE and over the best.
-static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config kept,
-                        Config drawn) {
+static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config drawn) {
     char best[32] = "none";
     if (r->best >= 0)
         configName(r->configs[r->best], best, sizeof(best));
@@ -1172,7 +1190,7 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted, C
            gflops(in->a.nnz, r->dim, r->basicMs), gflops(in->a.nnz, r->dim, bestMs), best,
            ratio(r->cusparseMs, bestMs), ratio(r->cusparseMs, r->basicMs),
            dflt >= 0 ? ratio(r->cusparseMs, r->ms[dflt]) : 0.0, perfOf(r, predicted),
-           perfOf(r, kept), perfOf(r, drawn));
+           perfOf(r, r->kept), perfOf(r, drawn));
 }
 
 // ---------------------------------------------------------------- the decider
@@ -1424,7 +1442,7 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
     int failures = 0;
     const time_t started = time(NULL);
     for (int g = 0; g < count; ++g) {
-        failures += sweepInput(&graphs[g], o, handle, stream, 1, results);
+        failures += sweepInput(&graphs[g], o, handle, stream, NULL, results);
         printf("~ %-14s winners", graphs[g].name);
         for (int di = 0; di < o->dimCount; ++di) {
             const DimResult* r = &results[di];
@@ -1818,9 +1836,11 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
     printf(
         "Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d "
         "to %d calls (%.1f ms\nor more) timed "
-        "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\n",
+        "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\nThe "
+        "safety net: per dim the tree's pick and W%d F%d V%d S%d timed the same way again, the "
+        "faster kept\n",
         kWarmupRuns, kTimedRuns, kMaxTimedRuns, kMinWindowMs, kDefaultW, kDefaultF, kDefaultV,
-        kDefaultS);
+        kDefaultS, kNetW, kNetF, kNetV, kNetS);
 }
 static double geomean(double logSum, int count) {
     return count > 0 ? exp(logSum / count) : 0.0;
@@ -1830,10 +1850,10 @@ static double geomean(double logSum, int count) {
 // pick the safety net kept (the decider's answer) and of the random one, geometric means per input
 // (over dims) and per dim (over inputs), then overall; and what the net's timing cost.
 static void printOracleTables(const Options* o, const Input* inputs, int count,
-                              const DimResult* results, const Config* predicted, const Config* kept,
-                              const double* cost, const Config* drawn) {
+                              const DimResult* results, const Config* predicted,
+                              const Config* drawn) {
     double dimLog[kMaxDims][4] = {{0}}, all[5] = {0, 0, 0, 0, 0}, minSpeedup = 0.0;
-    double worst[2] = {1.0, 1.0}, costSum = 0.0, costMax = 0.0;  // worst input: tree, decider
+    double worst[2] = {1.0, 1.0}, spent = 0.0, saved = 0.0;  // worst input: tree, decider
     int dimCount[kMaxDims] = {0}, allCount = 0;
     printf(
         "Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its "
@@ -1852,7 +1872,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
             const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
             if (s <= 0.0)
                 continue;
-            const double v[4] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, kept[at])),
+            const double v[4] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, r->kept)),
                                  log(perfOf(r, drawn[at]))};
             for (int k = 0; k < 4; ++k) {
                 logs[k] += v[k];
@@ -1860,8 +1880,8 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
                 all[k] += v[k];
             }
             all[4] += v[0] + v[2];  // the decider over cuSPARSE
-            costSum += cost[at];
-            costMax = cost[at] > costMax ? cost[at] : costMax;
+            spent += r->netSpentMs;
+            saved += r->netSavedMs;
             low = n == 0 || s < low ? s : low;
             ++n;
             ++dimCount[di];
@@ -1886,9 +1906,10 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
     printf("~ the tree alone: %.3f of the oracle, %.3f on its worst input\n",
            geomean(all[1], allCount), worst[0]);
     printf(
-        "~ safety net, the tree's pick against W%d F%d V%d S%d: timing both cost %.1f calls of the "
-        "kept one on average, %.1f at most\n",
-        kNetW, kNetF, kNetV, kNetS, allCount > 0 ? costSum / allCount : 0.0, costMax);
+        "~ safety net, the tree's pick timed against W%d F%d V%d S%d: %.1f ms spent, %.4f ms saved "
+        "a "
+        "call over the (input, dim)s\n",
+        kNetW, kNetF, kNetV, kNetS, spent, saved);
     printf(
         "~ goal: decider >= 0.97 of the oracle, geometric mean over inputs x dims: {%s}\nheadline: "
         "decider_vs_oracle_geomean = %.3f\n",
@@ -1954,8 +1975,6 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     CUSPARSE_CHECK(cusparseSetStream(handle, stream));
     const size_t cells = (size_t)count * o->dimCount;
     DimResult* results = (DimResult*)checkedCalloc(cells, sizeof(DimResult));
-    Config* kept = (Config*)checkedCalloc(cells, sizeof(Config));  // after the safety net
-    double* cost = (double*)checkedCalloc(cells, sizeof(double));
     int failures = 0, reordered = 0;
     printf(
         "GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel "
@@ -1965,7 +1984,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
            "basic", "best", "{config}", "best", "basic", "dflt", "tree", "decid", "random");
     for (int i = 0; i < count; ++i) {
         const int k = i * o->dimCount;
-        const int wrong = sweepInput(&inputs[i], o, handle, stream, 0, &results[k]);
+        const int wrong = sweepInput(&inputs[i], o, handle, stream, &predicted[k], &results[k]);
         if (wrong == 0)
             printf(
                 "%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the "
@@ -1974,20 +1993,26 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
         else
             printf("%s (nnz %d): %d variants fail their check (stderr names them)\n",
                    inputs[i].name, inputs[i].a.nnz, wrong);
+        double spent = 0.0, saved = 0.0, calls = 0.0;
         for (int di = 0; di < inputs[i].sweepDims; ++di) {
-            kept[k + di] = safetyNet(&results[k + di], predicted[k + di], &cost[k + di]);
-            printDimRow(&inputs[i], &results[k + di], predicted[k + di], kept[k + di],
-                        drawn[k + di]);
+            const DimResult* r = &results[k + di];
+            printDimRow(&inputs[i], r, predicted[k + di], drawn[k + di]);
+            spent += r->netSpentMs;
+            saved += r->netSavedMs;
+            calls += r->netKeptMs > 0.0f ? r->netSpentMs / r->netKeptMs : 0.0;
         }
+        printf(
+            "~ safety net: {%.2f} ms spent timing (%.0f calls of the kept configurations), {%.4f} "
+            "ms saved a call over the dims%s\n",
+            spent, calls, saved, saved > 0.0 ? "" : " (the tree's picks kept)");
         failures += wrong;
         reordered += inputs[i].reorderedFrom >= 0;
         fflush(stdout);
     }
     CUSPARSE_CHECK(cusparseDestroy(handle));
-    printOracleTables(o, inputs, count, results, predicted, kept, cost, drawn);
+    printOracleTables(o, inputs, count, results, predicted, drawn);
     if (reordered > 0)
         printReorderTable(o, inputs, count, results);
-    free(results);
     // snippet: gcn-run
     // The GCN on every square graph of the run (not the reordered copies), its two aggregations on
     // the decider's picks at the layers' widths (after the safety net where the sweep ran that
@@ -2011,7 +2036,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
                                     width[layer + 1], NULL, 0);
             for (int di = 0; di < o->dimCount; ++di)
                 if (o->dims[di] == width[layer + 1])
-                    chosen[layer] = kept[i * o->dimCount + di];
+                    chosen[layer] = results[i * o->dimCount + di].kept;
             configName(chosen[layer], names[layer], sizeof(names[layer]));
         }
         printf(
@@ -2034,8 +2059,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
         "~ goal: the GCN never slower than with cuSPARSE: {%s}\nheadline: gcn_vs_cusparse_min = "
         "%.2f\n",
         gcnMin >= 1.0 ? "met" : "missed", gcnMin);
-    free(kept);
-    free(cost);
+    free(results);
     CUDA_CHECK(cudaStreamDestroy(stream));
     return failures;
 }
