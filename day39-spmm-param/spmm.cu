@@ -321,14 +321,11 @@ struct TrainSet {
     Config configs[kMaxConfigs];
     double *x, *perf;  // samples x kFeatures; samples x configCount
 };
-// One graph's value of one feature: growTree sorts them to find where to split.
-struct ValueOf {
-    double value;
-    int sample;
-};
-// A vertex and its degree: rcmOrder visits the lower degrees first.
-struct DegreeOf {
-    int degree, id;
+// A key and whose it is, sorted by key, then id: a graph's value of one feature (growTree sorts
+// them to find where to split), a vertex's degree (rcmOrder visits the lower degrees first).
+struct KeyOf {
+    double key;
+    int id;
 };
 // The GCN's forward pass: its operands, and the SpMM that aggregates each layer.
 struct GcnPass {
@@ -354,14 +351,25 @@ static uint64_t hash64(uint64_t x) {
 static int ceilDiv(int a, int b) {
     return (a + b - 1) / b;
 }
+static int byKey(const void* x, const void* y) {
+    const KeyOf *a = (const KeyOf*)x, *b = (const KeyOf*)y;
+    return a->key != b->key ? (a->key < b->key ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
+}
 static int maxFFor(int dim) {
     return ceilDiv(dim, kWarpSize);
 }
 // B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
 // one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
+static float hashedValue(uint64_t key) {
+    return (float)((hash64(key) >> 48) & 0xffff) * 0x1p-15f - 1.0f;
+}
 static float denseValue(int row, int col) {
-    const uint64_t h = hash64(((uint64_t)row << 8 | (uint64_t)col) ^ kSeedDense);
-    return (float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f;
+    return hashedValue(((uint64_t)row << 8 | (uint64_t)col) ^ kSeedDense);
+}
+// B (rows x dim, row-major) as denseValue gives it.
+static void fillB(float* B, int rows, int dim) {
+    for (size_t i = 0; i < (size_t)rows * dim; ++i)
+        B[i] = denseValue((int)(i / dim), (int)(i % dim));
 }
 static void* checkedMalloc(size_t bytes) {
     void* p = malloc(bytes > 0 ? bytes : 1);
@@ -1100,15 +1108,11 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     for (int di = 0; di < in->sweepDims; ++di)
         maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
     const int refDim = training ? o->dims[0] : maxDim;
-    const size_t size = (size_t)k * maxDim;  // B k x maxDim; C, want and tol n x maxDim
-    float* host = (float*)checkedMalloc((2 * size + 2 * (size_t)n * maxDim) * sizeof(float));
-    float *packB = host + size, *want = host + 2 * size, *tol = want + (size_t)n * refDim;
-    for (size_t i = 0; i < size; ++i)
-        host[i] = denseValue((int)(i / maxDim), (int)(i % maxDim));
-    for (int i = 0; i < k; ++i)
-        memcpy(packB + (size_t)i * refDim, host + (size_t)i * maxDim,
-               (size_t)refDim * sizeof(float));
-    cpuReference(&in->a, packB, refDim, want, tol);
+    // B (k x dim, at most maxDim), then the CPU's want and tol (n x refDim).
+    float* B = (float*)checkedMalloc(((size_t)k * maxDim + 2 * (size_t)n * refDim) * sizeof(float));
+    float *want = B + (size_t)k * maxDim, *tol = want + (size_t)n * refDim;
+    fillB(B, k, refDim);
+    cpuReference(&in->a, B, refDim, want, tol);
     DeviceInput device;
     uploadInput(in, &device, maxDim);
     Judge judge = {&device, NULL, NULL, refDim, 0, NULL, in->name};
@@ -1136,10 +1140,9 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
         r->dim = dim;
         r->best = -1;
         r->configCount = buildConfigs(dim, o->small, r->configs);
-        for (int i = 0; i < k; ++i)
-            memcpy(packB + (size_t)i * dim, host + (size_t)i * maxDim, (size_t)dim * sizeof(float));
+        fillB(B, k, dim);
         CUDA_CHECK(
-            cudaMemcpy(device.B, packB, (size_t)k * dim * sizeof(float), cudaMemcpyHostToDevice));
+            cudaMemcpy(device.B, B, (size_t)k * dim * sizeof(float), cudaMemcpyHostToDevice));
         if (!training)
             failures += sweepBaselines(&judge, &call, warmups, runs, r);
         for (int c = 0; c < r->configCount; ++c) {
@@ -1159,7 +1162,7 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     CUDA_CHECK(cudaFree(reference));
     CUDA_CHECK(cudaFree(judge.wrong));
     freeDeviceInput(&device);
-    free(host);
+    free(B);
     return failures;
 }
 static double gflops(long long nnz, int dim, float ms) {
@@ -1196,11 +1199,8 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted, C
 // ---------------------------------------------------------------- the decider
 // A configuration the sweep's space holds (so the engine is compiled and its PCSR built).
 static int configAllowed(Config c, int dim) {
-    int v = 0;
-    for (int k = 0; k < kVCount; ++k)
-        v |= kVChoices[k] == c.V;
-    return v && (c.W == 1 || c.W == 2 || c.W == 4 || c.W == 8) && c.F >= 1 && c.F <= maxFFor(dim) &&
-           (c.S == 0 || c.S == 1);
+    Config space[kMaxConfigs];
+    return findConfig(space, buildConfigs(dim, 0, space), c) >= 0;
 }
 // The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256
 // still answers at 48, with F capped at what dim 48 allows.
@@ -1238,10 +1238,6 @@ static Config predict(const Tree* tree, const double* x, int dim, char* why, siz
 // end snippet
 
 // ---------------------------------------------------------------- training the decider
-static int byValue(const void* x, const void* y) {
-    const ValueOf *a = (const ValueOf*)x, *b = (const ValueOf*)y;
-    return a->value != b->value ? (a->value < b->value ? -1 : 1) : a->sample - b->sample;
-}
 // The tree's currency: log of the normalized performance. A leaf summing logs picks the best
 // geometric mean, so a configuration many times too slow on one graph cannot hide behind small wins
 // on the others, as it can under an arithmetic mean.
@@ -1254,7 +1250,7 @@ static double logPerf(double perf) {
 // regression tree on the whole performance vector, not a vote on labels). Grows to maxDepth, while
 // both sides keep kMinLeafSamples graphs and the split gains. Children get larger ids than parents.
 static int growTree(const TrainSet* set, int* samples, int count, int depth, int maxDepth,
-                    Tree* tree, ValueOf* scratch, double* sums) {
+                    Tree* tree, KeyOf* scratch, double* sums) {
     const int id = tree->nodeCount++;
     const int C = set->configCount;
     double* total = sums;
@@ -1278,17 +1274,17 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
     for (int k = 0; k < set->features; ++k) {
         for (int i = 0; i < count; ++i) {
-            scratch[i].value = set->x[(size_t)samples[i] * kFeatures + k];
-            scratch[i].sample = samples[i];
+            scratch[i].key = set->x[(size_t)samples[i] * kFeatures + k];
+            scratch[i].id = samples[i];
         }
-        qsort(scratch, (size_t)count, sizeof(ValueOf), byValue);
+        qsort(scratch, (size_t)count, sizeof(KeyOf), byKey);
         for (int c = 0; c < C; ++c)
             prefix[c] = 0.0;
         for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
             for (int c = 0; c < C; ++c)
-                prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].sample * C + c]);
+                prefix[c] += logPerf(set->perf[(size_t)scratch[cut - 1].id * C + c]);
             if (cut < kMinLeafSamples || count - cut < kMinLeafSamples ||
-                scratch[cut - 1].value == scratch[cut].value)
+                scratch[cut - 1].key == scratch[cut].key)
                 continue;
             double left = -HUGE_VAL, right = -HUGE_VAL;
             for (int c = 0; c < C; ++c) {
@@ -1299,7 +1295,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
                 continue;
             bestGain = left + right - leafScore;
             bestFeature = k;
-            const double lo = scratch[cut - 1].value, hi = scratch[cut].value;
+            const double lo = scratch[cut - 1].key, hi = scratch[cut].key;
             char text[32];
             bestThreshold = lo;  // or the shortest decimal in [lo, hi), so that the file reads well
             for (int digits = 17; digits >= 1; --digits) {
@@ -1330,7 +1326,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
 // Fits one tree on the graphs whose family is not `without` (-1: all of them).
 static void fitTree(const TrainSet* set, const int* family, int without, int maxDepth, Tree* tree) {
     int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
-    ValueOf* scratch = (ValueOf*)checkedMalloc((size_t)set->samples * sizeof(ValueOf));
+    KeyOf* scratch = (KeyOf*)checkedMalloc((size_t)set->samples * sizeof(KeyOf));
     double* sums = (double*)checkedCalloc((size_t)2 * set->configCount + 2, sizeof(double));
     int count = 0;
     for (int g = 0; g < set->samples; ++g)
@@ -1554,11 +1550,6 @@ static int trainMain(const Options* o) {
 // end snippet
 
 // ---------------------------------------------------------------- reordering
-static int byDegree(const void* x, const void* y) {  // lower degree first, then lower id
-    const DegreeOf *a = (const DegreeOf*)x, *b = (const DegreeOf*)y;
-    return a->degree != b->degree ? (a->degree < b->degree ? -1 : 1)
-                                  : (a->id > b->id) - (a->id < b->id);
-}
 // snippet: reordering
 // Reverse Cuthill-McKee. A breadth-first walk numbers each vertex's unvisited neighbours together,
 // lowest degree first, so a vertex's neighbours get consecutive ids, and so do two vertices with a
@@ -1569,13 +1560,13 @@ static int* rcmOrder(const Csr* a) {
     const int n = a->n;
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
     char* seen = (char*)checkedCalloc((size_t)n, 1);
-    DegreeOf* byDeg = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
-    DegreeOf* batch = (DegreeOf*)checkedMalloc((size_t)n * sizeof(DegreeOf));
+    KeyOf* byDeg = (KeyOf*)checkedMalloc((size_t)n * sizeof(KeyOf));
+    KeyOf* batch = (KeyOf*)checkedMalloc((size_t)n * sizeof(KeyOf));
     for (int i = 0; i < n; ++i) {
-        byDeg[i].degree = a->rowPtr[i + 1] - a->rowPtr[i];
+        byDeg[i].key = a->rowPtr[i + 1] - a->rowPtr[i];
         byDeg[i].id = i;
     }
-    qsort(byDeg, (size_t)n, sizeof(DegreeOf), byDegree);
+    qsort(byDeg, (size_t)n, sizeof(KeyOf), byKey);
     int tail = 0;
     for (int s = 0; s < n; ++s) {
         if (seen[byDeg[s].id])
@@ -1591,10 +1582,10 @@ static int* rcmOrder(const Csr* a) {
                 if (seen[v])
                     continue;
                 seen[v] = 1;
-                batch[count].degree = a->rowPtr[v + 1] - a->rowPtr[v];
+                batch[count].key = a->rowPtr[v + 1] - a->rowPtr[v];
                 batch[count++].id = v;
             }
-            qsort(batch, (size_t)count, sizeof(DegreeOf), byDegree);
+            qsort(batch, (size_t)count, sizeof(KeyOf), byKey);
             for (int k = 0; k < count; ++k)
                 order[tail++] = batch[k].id;
         }
@@ -1613,9 +1604,9 @@ static int* rcmOrder(const Csr* a) {
 // ---------------------------------------------------------------- the GCN
 // In [-1, 1) / 16: a layer keeps its input's scale.
 static float weightValue(int layer, int row, int col) {
-    const uint64_t h =
-        hash64(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^ kSeedWeights);
-    return ((float)((h >> 48) & 0xffff) * 0x1p-15f - 1.0f) * 0x1p-4f;
+    return hashedValue(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^
+                       kSeedWeights) *
+           0x1p-4f;
 }
 // snippet: gcn-layer
 // The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of
@@ -2831,20 +2822,6 @@ static int powerLaw(double r, int pool, double skew) {
     const int v = (int)pow(1.0 + r * (pow(pool + 1.0, 1.0 - skew) - 1.0), 1.0 / (1.0 - skew)) - 1;
     return v < pool ? v : pool - 1;
 }
-// A web crawl: power-law degrees, and locality: the pages of a site (`site` consecutive ids) share
-// half their links (the same draw for every page of the site), the other half their own.
-static void generateCrawl(int n, int perVertex, int site, double skew, uint64_t seed, Csr* a) {
-    Triples t = {0, 0, NULL, NULL, NULL};
-    const uint64_t shared = seed;
-    for (int u = 0; u < n; ++u) {
-        for (int k = 0; k < perVertex; ++k) {
-            const uint64_t bits =
-                k % 2 == 0 ? hash64(shared ^ ((uint64_t)(u / site) << 8 | k)) : splitmix64(&seed);
-            addEdge(&t, u, powerLaw(unit01(bits), n, skew));
-        }
-    }
-    csrFromTriples(n, n, &t, a);
-}
 // Hubs: `hubs` vertices spread over the ids, each joined to a share of all vertices, over a
 // background of perVertex random edges a vertex (one hub, share 1, none: a star).
 static void generateHubs(int n, int hubs, double share, int perVertex, uint64_t seed, Csr* a) {
@@ -2861,13 +2838,18 @@ static void generateHubs(int n, int hubs, double share, int perVertex, uint64_t 
 // Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform),
 // else within +-window ids (banded); with skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose
 // hubs are the low ids. bipartite: vertices < n/2 draw partners >= n/2 only (a user-item graph).
-static void generateRandom(int n, int perVertex, int window, double skew, int bipartite,
+// site > 0, a web crawl's locality: the pages of a site (site consecutive ids) make half their
+// draws together (the same for every page of the site), the other half their own.
+static void generateRandom(int n, int perVertex, int window, double skew, int bipartite, int site,
                            uint64_t seed, Csr* a) {
     const int half = n / 2, pool = bipartite ? n - half : n;
+    const uint64_t shared = seed;
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int u = 0; u < (bipartite ? half : n); ++u) {
         for (int k = 0; k < perVertex; ++k) {
-            const double r = unit01(splitmix64(&seed));
+            const double r =
+                unit01(site > 0 && k % 2 == 0 ? hash64(shared ^ ((uint64_t)(u / site) << 8 | k))
+                                              : splitmix64(&seed));
             int v = (int)(r * pool);
             if (skew > 0.0) {
                 v = powerLaw(r, pool, skew);
@@ -2934,7 +2916,7 @@ static void generateTrainGraph(int family, int member, Input* in) {
         const int per = 2 + (int)(r1 * 22), site = 4 + (int)(r2 * 60);
         const double skew = 0.5 + 0.4 * stratified(family, member, 4);
         n = (int)fmin(n, kTrainMaxNnz / (2.0 * per));
-        generateCrawl(n, per, site, skew, seed, a);
+        generateRandom(n, per, n, skew, 0, site, seed, a);
         snprintf(shape, sizeof(shape), "%d per vertex, sites of %d, skew %.2f", per, site, skew);
     } else if (family == 9) {
         const int hubs = 1 + (int)(r1 * 8), per = (int)(stratified(family, member, 4) * 4);
@@ -2949,7 +2931,7 @@ static void generateTrainGraph(int family, int member, Input* in) {
         const int window = family == 2 ? (int)lround(4 * pow(256.0, r2)) : n;
         const double skew = family == 0 || (family == 5 && r2 >= 0.5) ? 0.5 + 0.4 * r2 : 0.0;
         n = (int)fmin(n, kTrainMaxNnz / (2.0 * per));
-        generateRandom(n, per, window, skew, family == 5, seed, a);
+        generateRandom(n, per, window, skew, family == 5, 0, seed, a);
         snprintf(shape, sizeof(shape), "%d per vertex, within %d, skew %.2f", per, window, skew);
     }
     if (shuffle)
@@ -3144,29 +3126,32 @@ static int parseFlags(int argc, char** argv, Options* o) {
     memcpy(o->dims, o->small ? kSmallDims : kDefaultDims, (size_t)o->dimCount * sizeof(int));
     return 1;
 }
-static Input* addInput(Input* inputs, int* count, const char* name, const char* about) {
+// A new input's matrix; its name, its description printf's `about` with the arguments after it.
+static Csr* addInput(Input* inputs, int* count, const char* name, const char* about, ...) {
     Input* in = &inputs[(*count)++];
+    va_list args;
     memset(in, 0, sizeof(*in));
     snprintf(in->name, sizeof(in->name), "%s", name);
-    snprintf(in->about, sizeof(in->about), "%s", about);
+    va_start(args, about);
+    vsnprintf(in->about, sizeof(in->about), about, args);
+    va_end(args);
     in->reorderedFrom = -1;
     gMemoryFor = in->name;
-    return in;
+    return &in->a;
 }
 static void addReordered(Input* inputs, int* count, int from, const Options* o) {
     char name[48];
     snprintf(name, sizeof(name), "%.36s-rcm", inputs[from].name);
-    Input* in = addInput(inputs, count, name, "");
     int* newId = rcmOrder(&inputs[from].a);
-    permuteCsr(&inputs[from].a, newId, 0, &in->a);
+    permuteCsr(&inputs[from].a, newId, 0, addInput(inputs, count, name, ""));
     free(newId);
-    in->reorderedFrom = from;
-    in->sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
+    inputs[*count - 1].reorderedFrom = from;
+    inputs[*count - 1].sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
 }
 // The inputs: the files named, or the word graph and the six generated ones (and three reordered).
 // Files are read first, so a bad one is refused before anything takes time.
 static int buildInputs(const Options* o, Input* inputs, int* count) {
-    char name[48], about[160];
+    char name[48];
     *count = 0;
     for (int p = 0; p < (o->pathCount > 0 ? o->pathCount : 1); ++p) {
         const char* path = o->pathCount > 0 ? o->paths[p] : kDataPath;
@@ -3174,13 +3159,11 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
             fprintf(stderr, "%s: cannot open: %s (%s)\n", path, strerror(ENOENT), kWrongFolder);
             return 0;
         }
-        snprintf(about, sizeof(about), "%.100s%s", path,
-                 o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
-        Input* in = addInput(
+        Csr* a = addInput(
             inputs, count,
             o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
-            about);
-        if (!csrFromFile(path, o->dims[o->dimCount - 1], &in->a)) {
+            "%.100s%s", path, o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
+        if (!csrFromFile(path, o->dims[o->dimCount - 1], a)) {
             --*count;
             return 0;
         }
@@ -3194,37 +3177,38 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         const int dense = small ? kDenseBlockNSmall : kDenseBlockN;
         const int block = small ? kDenseBlockSizeSmall : kDenseBlockSize;
         snprintf(name, sizeof(name), "kron-%d", kron);
-        snprintf(about, sizeof(about),
-                 "Graph500 Kronecker, scale %d, %d edges a vertex, ids shuffled", kron,
-                 kKronEdgeFactor);
         generateKronecker(kron, kKronEdgeFactor, kSeedKron, 1,
-                          &addInput(inputs, count, name, about)->a);
+                          addInput(inputs, count, name,
+                                   "Graph500 Kronecker, scale %d, %d edges a vertex, ids shuffled",
+                                   kron, kKronEdgeFactor));
         snprintf(name, sizeof(name), "mesh3d-%d", mesh);
-        snprintf(about, sizeof(about), "27-point stencil on a %d^3 grid, ids row-major", mesh);
-        generateMesh(mesh, 3, 1, &addInput(inputs, count, name, about)->a);
-        snprintf(about, sizeof(about),
-                 "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 inside, 2 random "
-                 "edges each",
-                 comm);
+        generateMesh(
+            mesh, 3, 1,
+            addInput(inputs, count, name, "27-point stencil on a %d^3 grid, ids row-major", mesh));
         generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity,
-                         &addInput(inputs, count, "community", about)->a);
+                         addInput(inputs, count, "community",
+                                  "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 "
+                                  "inside, 2 random edges each",
+                                  comm));
         snprintf(name, sizeof(name), "road-%d", road);
-        snprintf(about, sizeof(about), "%d x %d grid keeping %.0f%% of its edges, ids row-major",
-                 road, road, 100 * kRoadKeep);
-        generateRoad(road, kRoadKeep, kSeedRoad, &addInput(inputs, count, name, about)->a);
-        snprintf(about, sizeof(about),
-                 "%d vertices in dense diagonal blocks of %d, 2 random edges each", dense, block);
+        generateRoad(
+            road, kRoadKeep, kSeedRoad,
+            addInput(inputs, count, name, "%d x %d grid keeping %.0f%% of its edges, ids row-major",
+                     road, road, 100 * kRoadKeep));
         generateClusters(dense, block, block, 1.0, 2, kSeedBlock,
-                         &addInput(inputs, count, "dense-block", about)->a);
+                         addInput(inputs, count, "dense-block",
+                                  "%d vertices in dense diagonal blocks of %d, 2 random edges each",
+                                  dense, block));
         const int star = small ? kStarNSmall : kStarN;
-        snprintf(about, sizeof(about),
-                 "vertex 0 joined to all %d others: one row, half the entries", star - 1);
-        generateHubs(star, 1, 1.0, 0, 0, &addInput(inputs, count, "star", about)->a);
-        const int rows = small ? kRectRowsSmall : kRectRows,
-                  cols = small ? kRectColsSmall : kRectCols;
-        snprintf(about, sizeof(about), "%d x %d, %d random entries a row (no GCN: not square)",
-                 rows, cols, kRectPerRow);
-        Csr* rect = &addInput(inputs, count, "rectangle", about)->a;
+        generateHubs(
+            star, 1, 1.0, 0, 0,
+            addInput(inputs, count, "star",
+                     "vertex 0 joined to all %d others: one row, half the entries", star - 1));
+        const int rows = small ? kRectRowsSmall : kRectRows;
+        const int cols = small ? kRectColsSmall : kRectCols;
+        Csr* rect = addInput(inputs, count, "rectangle",
+                             "%d x %d, %d random entries a row (no GCN: not square)", rows, cols,
+                             kRectPerRow);
         Triples t = {0, 0, NULL, NULL, NULL};
         uint64_t seed = kSeedRect;
         for (int i = 0; i < rows * kRectPerRow; ++i) {
@@ -3232,11 +3216,11 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
             addTriple(&t, i / kRectPerRow, col, edgeValue(i / kRectPerRow, col));
         }
         csrFromTriples(rows, cols, &t, rect);
-        Input* shuffled =
+        Csr* shuffled =
             addInput(inputs, count, "community-shuffled",
                      "community with its ids shuffled: the same graph, its locality hidden");
-        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, &shuffled->a);
-        permuteCsr(&shuffled->a, NULL, kSeedShuffle, &shuffled->a);
+        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, shuffled);
+        permuteCsr(shuffled, NULL, kSeedShuffle, shuffled);
     }
     for (int i = 0; i < *count; ++i)
         inputs[i].sweepDims = o->dimCount;
