@@ -224,15 +224,13 @@ struct Pcsr {
     Cut cut[2];  // S = 0, S = 1
 };
 // end snippet
-// The paper's Table 3, counted on the host before any CUDA call, in this order.
-// fN rows, fNHat non-empty rows, fNnz entries, fDelta n_hat / n, fD nnz / n, fDHat nnz / n_hat,
-// fDMax the longest row, fCv standard deviation over mean of the row lengths, fCvHat the same over
-// the non-empty rows, fSr1 and fSr2 pieces per non-empty panel at V = 1 and 2 (SR_V), fRho
-// nnz / (n k), fB and fBMax a row's last column minus its first (mean, largest), fPr2 the share of
-// V = 2's values that are padding.
-static const int fN = 0, fNHat = 1, fNnz = 2, fDelta = 3, fD = 4, fDHat = 5, fDMax = 6, fCv = 7,
-                 fCvHat = 8, fSr1 = 9, fSr2 = 10, fRho = 11, fB = 12, fBMax = 13, fPr2 = 14,
-                 fTop1 = 15;
+// The paper's Table 3, counted on the host before any CUDA call, in kFeatureNames' order: n rows,
+// n_hat non-empty rows, nnz entries, delta n_hat / n, d nnz / n, d_hat nnz / n_hat, d_max the
+// longest row, cv standard deviation over mean of the row lengths, cv_hat the same over the
+// non-empty rows, sr_1 and sr_2 pieces per non-empty panel at V = 1 and 2 (SR_V), rho nnz / (n k),
+// b and b_max a row's last column minus its first (mean, largest), pr_2 the share of V = 2's values
+// that are padding; then top_1. The indices the code reads by name:
+static const int fN = 0, fNnz = 2, fDHat = 5, fCvHat = 8, fB = 12, fPr2 = 14;
 static const char* const kFeatureNames[kFeatures] = {
     "n",      "n_hat", "nnz",  "delta", "d", "d_hat", "d_max", "cv",
     "cv_hat", "sr_1",  "sr_2", "rho",   "b", "b_max", "pr_2",  "top_1"};
@@ -787,10 +785,6 @@ static void analyseInput(Input* in) {
 static int vIndex(int V) {
     return V == 1 ? 0 : V == 2 ? 1 : 2;
 }
-// Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple.
-static int packedFor(int F, int dim) {
-    return F % 4 == 0 ? dim % 4 == 0 : F % 2 == 0 ? dim % 2 == 0 : 0;
-}
 // snippet: launch-engine
 static void launchEngine(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
@@ -810,9 +804,11 @@ static void launchEngine(const void* p) {
     if (cut->units == 0)
         return;
     const dim3 grid(ceilDiv(cut->units, c.W), ceilDiv(call->dim, kWarpSize * c.F));
+    // Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple.
+    const int packed = c.F % 4 == 0 ? call->dim % 4 == 0 : c.F % 2 == 0 && call->dim % 2 == 0;
     kEngines[vIndex(c.V)][c.F - 1]<<<grid, kWarpSize * c.W, 0, call->stream>>>(
         cut->units, cut->unitStart, cut->unitPanel, q->vecCol, q->vecVal, call->input->B,
-        call->input->C, n, call->dim, packedFor(c.F, call->dim));
+        call->input->C, n, call->dim, packed);
     CUDA_CHECK(cudaGetLastError());
 }
 // end snippet
@@ -1345,11 +1341,6 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
     free(scratch);
     free(sums);
 }
-static double perfOfTree(const TrainSet* set, const Tree* tree, int g) {
-    const Config c = predict(tree, set->x + (size_t)g * kFeatures, tree->dim, NULL, 0);
-    const int k = findConfig(set->configs, set->configCount, c);
-    return k >= 0 ? set->perf[(size_t)g * set->configCount + k] : 0.0;
-}
 // snippet: lofo
 // Leave one family out: for each family, fit on the other seven and score the trees on the family
 // they never saw; the geometric mean over every graph and dim is the honest estimate of how the
@@ -1365,10 +1356,13 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
             Tree held;
             fitTree(&sets[di], family, f, maxDepth, &held);
             for (int g = 0; g < sets[di].samples; ++g) {
-                if (family[g] == f) {
-                    logs += logPerf(perfOfTree(&sets[di], &held, g));
-                    ++count;
-                }
+                if (family[g] != f)
+                    continue;
+                const Config c =
+                    predict(&held, sets[di].x + (size_t)g * kFeatures, held.dim, NULL, 0);
+                const int k = findConfig(sets[di].configs, sets[di].configCount, c);
+                logs += logPerf(k >= 0 ? sets[di].perf[(size_t)g * sets[di].configCount + k] : 0.0);
+                ++count;
             }
         }
         if (perFamily)
@@ -1413,13 +1407,12 @@ static void writeModel(FILE* out, const Model* m, const char* date, double lofo,
             kTrainWarmupRuns, kTrainTimedRuns);
     for (int i = 0; i < o->dimCount; ++i)
         fprintf(out, " %d", o->dims[i]);
-    fprintf(out, "\n# leave-one-family-out: %.3f of the oracle at depth %d\n", lofo, depth);
     fprintf(out,
-            "# tree DIM NODES, then its nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT "
-            "(go to LEFT when\n");
-    fprintf(out,
-            "# FEATURE <= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end "
-            "after the last.\n");
+            "\n# leave-one-family-out: %.3f of the oracle at depth %d\n# tree DIM NODES, then its "
+            "nodes, root first: ID split FEATURE THRESHOLD LEFT RIGHT (go to LEFT when\n# FEATURE "
+            "<= THRESHOLD, else to RIGHT) or ID leaf W F V S (predict <W, F, V, S>); end after the "
+            "last.\n",
+            lofo, depth);
     for (int t = 0; t < m->treeCount; ++t)
         printTree(out, &m->trees[t], "", "");
     fprintf(out, "end\n");
@@ -1784,16 +1777,13 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
         analyseInput(&inputs[i]);
         const double* f = inputs[i].feature;
         if (from == &inputs[i]) {
-            printf(
-                "%s: %s\n  n %.0f, n_hat %.0f, nnz %.0f, delta %.3f, d %.2f, d_hat %.2f, d_max "
-                "%.0f, cv %.2f, cv_hat %.2f\n",
-                inputs[i].name, inputs[i].about, f[fN], f[fNHat], f[fNnz], f[fDelta], f[fD],
-                f[fDHat], f[fDMax], f[fCv], f[fCvHat]);
-            printf(
-                "  rho %.2e, b %.0f, b_max %.0f, pr_2 %.3f, SG %d/%d, sr_1 %.3f, sr_2 %.3f; "
-                "top_1 %.3f\n",
-                f[fRho], f[fB], f[fBMax], f[fPr2], inputs[i].pcsr[0].splitGranularity,
-                inputs[i].pcsr[1].splitGranularity, f[fSr1], f[fSr2], f[fTop1]);
+            printf("%s: %s; SG %d/%d\n ", inputs[i].name, inputs[i].about,
+                   inputs[i].pcsr[0].splitGranularity, inputs[i].pcsr[1].splitGranularity);
+            for (int k = 0; k < kFeatures; ++k)
+                printf(f[k] == floor(f[k]) ? " %s %.0f%s" : " %s %.4g%s", kFeatureNames[k], f[k],
+                       k + 1 == kFeatures ? "\n"
+                       : k == 8           ? "\n "
+                                          : ",");
         } else {
             printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n",
                    inputs[i].name, from->feature[fPr2], inputs[i].feature[fPr2], from->feature[fB],
