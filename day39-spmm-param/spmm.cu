@@ -121,25 +121,22 @@ static const char* const kDefaultModelPath = "decider-model.txt";
 static const int kReorderDims = 3;
 // The GCN: 256 input features, 64 hidden, 16 classes (--small: 64, 48, 16); transform first, so
 // each SpMM runs at the narrow width.
-static const int kGcnIn = 256, kGcnHidden = 64, kGcnClasses = 16;
-static const int kGcnInSmall = 64, kGcnHiddenSmall = 48;
-// The inputs (and --small's). Kronecker: Graph500's generator, 16 edges a vertex, initiator
-// 0.57/0.19/0.19/0.05; 2^18 vertices, so B outgrows the L2 from dim 64 on.
-static const int kKronScale = 18, kKronScaleSmall = 10, kKronEdgeFactor = 16;
+static const int kGcnIn[2] = {256, 64}, kGcnHidden[2] = {64, 48}, kGcnClasses = 16;
+// The inputs, each size [default, --small]. Kronecker: Graph500's generator, 16 edges a vertex,
+// initiator 0.57/0.19/0.19/0.05; 2^18 vertices, so B outgrows the L2 from dim 64 on.
+static const int kKronScale[2] = {18, 10}, kKronEdgeFactor = 16;
 static const double kKronA = 0.57, kKronB = 0.19, kKronC = 0.19;
-static const int kMeshSide = 64, kMeshSideSmall = 10;  // 262,144 vertices, 27 entries a row inside
-static const int kRoadSide = 512, kRoadSideSmall = 32;
+static const int kMeshSide[2] = {64, 10};  // 262,144 vertices, 27 entries a row inside
+static const int kRoadSide[2] = {512, 32};
 static const double kRoadKeep = 0.7;  // share of grid edges kept: mean degree 2.8, as in road maps
-static const int kCommunityN = 1 << 17, kCommunityNSmall = 1024;
+static const int kCommunityN[2] = {1 << 17, 1024};
 // Dense diagonal blocks: 256 entries a row.
-static const int kDenseBlockN = 1 << 14, kDenseBlockNSmall = 1024;
-static const int kDenseBlockSize = 256, kDenseBlockSizeSmall = 64;
+static const int kDenseBlockN[2] = {1 << 14, 1024}, kDenseBlockSize[2] = {256, 64};
 // A star: vertex 0 joined to all others, its row half the entries; 200,000 leaves, a row as long
 // as the hubs of the web graphs users bring.
-static const int kStarN = 200001, kStarNSmall = 2049;
+static const int kStarN[2] = {200001, 2049};
 // A rectangle (SpMM needs none square): 65,536 samples x 2,048 features, 16 entries a row.
-static const int kRectRows = 1 << 16, kRectCols = 1 << 11, kRectPerRow = 16;
-static const int kRectRowsSmall = 1024, kRectColsSmall = 64;
+static const int kRectRows[2] = {1 << 16, 1024}, kRectCols[2] = {1 << 11, 64}, kRectPerRow = 16;
 // Fixed seeds: the same graphs, values and B on every run; the training family's differ from all.
 static const uint64_t kSeedKron = 0x6b726f6e65636b72ull, kSeedCommunity = 0x636f6d6d756e6974ull;
 static const uint64_t kSeedRoad = 0x726f61646d617073ull, kSeedValues = 0x76616c7565733339ull;
@@ -1988,8 +1985,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     // The GCN on every square graph of the run (not the reordered copies), its two aggregations on
     // the decider's picks at the layers' widths (after the safety net where the sweep ran that
     // width).
-    const int width[3] = {o->small ? kGcnInSmall : kGcnIn, o->small ? kGcnHiddenSmall : kGcnHidden,
-                          kGcnClasses};
+    const int width[3] = {kGcnIn[o->small], kGcnHidden[o->small], kGcnClasses};
     double gcnLog = 0.0, gcnMin = 0.0;
     int graphs = 0;
     printf(
@@ -3147,53 +3143,45 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         }
     }
     if (o->pathCount == 0) {
-        const int small = o->small;
-        const int kron = small ? kKronScaleSmall : kKronScale;
-        const int mesh = small ? kMeshSideSmall : kMeshSide;
-        const int road = small ? kRoadSideSmall : kRoadSide;
-        const int comm = small ? kCommunityNSmall : kCommunityN;
-        const int dense = small ? kDenseBlockNSmall : kDenseBlockN;
-        const int block = small ? kDenseBlockSizeSmall : kDenseBlockSize;
-        snprintf(name, sizeof(name), "kron-%d", kron);
-        generateKronecker(kron, kKronEdgeFactor, kSeedKron, 1,
+        const int small = o->small, comm = kCommunityN[small], rows = kRectRows[small];
+        snprintf(name, sizeof(name), "kron-%d", kKronScale[small]);
+        generateKronecker(kKronScale[small], kKronEdgeFactor, kSeedKron, 1,
                           addInput(inputs, count, name,
                                    "Graph500 Kronecker, scale %d, %d edges a vertex, ids shuffled",
-                                   kron, kKronEdgeFactor));
-        snprintf(name, sizeof(name), "mesh3d-%d", mesh);
-        generateMesh(
-            mesh, 3, 1,
-            addInput(inputs, count, name, "27-point stencil on a %d^3 grid, ids row-major", mesh));
+                                   kKronScale[small], kKronEdgeFactor));
+        snprintf(name, sizeof(name), "mesh3d-%d", kMeshSide[small]);
+        generateMesh(kMeshSide[small], 3, 1,
+                     addInput(inputs, count, name, "27-point stencil on a %d^3 grid, ids row-major",
+                              kMeshSide[small]));
         generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity,
                          addInput(inputs, count, "community",
                                   "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 "
                                   "inside, 2 random edges each",
                                   comm));
-        snprintf(name, sizeof(name), "road-%d", road);
+        snprintf(name, sizeof(name), "road-%d", kRoadSide[small]);
         generateRoad(
-            road, kRoadKeep, kSeedRoad,
+            kRoadSide[small], kRoadKeep, kSeedRoad,
             addInput(inputs, count, name, "%d x %d grid keeping %.0f%% of its edges, ids row-major",
-                     road, road, 100 * kRoadKeep));
-        generateClusters(dense, block, block, 1.0, 2, kSeedBlock,
+                     kRoadSide[small], kRoadSide[small], 100 * kRoadKeep));
+        generateClusters(kDenseBlockN[small], kDenseBlockSize[small], kDenseBlockSize[small], 1.0,
+                         2, kSeedBlock,
                          addInput(inputs, count, "dense-block",
                                   "%d vertices in dense diagonal blocks of %d, 2 random edges each",
-                                  dense, block));
-        const int star = small ? kStarNSmall : kStarN;
-        generateHubs(
-            star, 1, 1.0, 0, 0,
-            addInput(inputs, count, "star",
-                     "vertex 0 joined to all %d others: one row, half the entries", star - 1));
-        const int rows = small ? kRectRowsSmall : kRectRows;
-        const int cols = small ? kRectColsSmall : kRectCols;
+                                  kDenseBlockN[small], kDenseBlockSize[small]));
+        generateHubs(kStarN[small], 1, 1.0, 0, 0,
+                     addInput(inputs, count, "star",
+                              "vertex 0 joined to all %d others: one row, half the entries",
+                              kStarN[small] - 1));
         Csr* rect = addInput(inputs, count, "rectangle",
-                             "%d x %d, %d random entries a row (no GCN: not square)", rows, cols,
-                             kRectPerRow);
+                             "%d x %d, %d random entries a row (no GCN: not square)", rows,
+                             kRectCols[small], kRectPerRow);
         Triples t = {0, 0, NULL, NULL, NULL};
         uint64_t seed = kSeedRect;
         for (int i = 0; i < rows * kRectPerRow; ++i) {
-            const int col = (int)(splitmix64(&seed) % (uint64_t)cols);
+            const int col = (int)(splitmix64(&seed) % (uint64_t)kRectCols[small]);
             addTriple(&t, i / kRectPerRow, col, edgeValue(i / kRectPerRow, col));
         }
-        csrFromTriples(rows, cols, &t, rect);
+        csrFromTriples(rows, kRectCols[small], &t, rect);
         Csr* shuffled =
             addInput(inputs, count, "community-shuffled",
                      "community with its ids shuffled: the same graph, its locality hidden");
