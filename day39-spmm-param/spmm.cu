@@ -358,6 +358,9 @@ static void printGoal(const char* goal, double bar, const char* headline, double
     printf("~ goal: %s: {%s}\nheadline: %s = %.*f\n", goal, value >= bar ? "met" : "missed",
            headline, digits, value);
 }
+static double geomean(double logSum, int count) {
+    return count > 0 ? exp(logSum / count) : 0.0;
+}
 static int maxFFor(int dim) {
     return ceilDiv(dim, kWarpSize);
 }
@@ -1125,14 +1128,10 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     cpuReference(&in->a, B, refDim, want, tol);
     DeviceInput device;
     uploadInput(in, &device, maxDim);
-    Judge judge = {&device, NULL, NULL, refDim, 0, NULL, in->name};
-    float* reference;  // want, then tol
-    CUDA_CHECK(cudaMalloc(&reference, 2 * (size_t)n * refDim * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(reference, want, 2 * (size_t)n * refDim * sizeof(float),
-                          cudaMemcpyHostToDevice));
+    // The CPU's answer on the device: want, then tol.
+    float* reference = (float*)upload(want, 2 * (size_t)n * refDim * sizeof(float));
+    Judge judge = {&device, reference, reference + (size_t)n * refDim, refDim, 0, NULL, in->name};
     CUDA_CHECK(cudaMalloc(&judge.wrong, 2 * sizeof(unsigned long long)));
-    judge.want = reference;
-    judge.tol = reference + (size_t)n * refDim;
     SpmmCall call;
     memset(&call, 0, sizeof(call));
     call.input = &device;
@@ -1374,11 +1373,11 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
             }
         }
         if (perFamily)
-            perFamily[f] = count > 0 ? exp(logs / count) : 0.0;
+            perFamily[f] = geomean(logs, count);
         all += logs;
         allCount += count;
     }
-    return allCount > 0 ? exp(all / allCount) : 0.0;
+    return geomean(all, allCount);
 }
 // end snippet
 // A tree in the file's format; in the training transcript each line goes between "~ {" and "}",
@@ -1736,7 +1735,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     configName(chosen[0], picks[0], sizeof(picks[0]));
     configName(chosen[1], picks[1], sizeof(picks[1]));
     *speedup = ratio(ms[0], ms[1]);
-    printf("~ %-18s {%-12s} {%-12s} %-7s %10.4f %10.4f %7.2f\n", in->name, picks[0], picks[1],
+    printf("~ GCN %-18s {%-12s} {%-12s} %-7s %10.4f %10.4f %7.2f\n", in->name, picks[0], picks[1],
            failures == 0 ? "yes" : "NO", ms[0], ms[1], *speedup);
     for (int layer = 0; layer < 2; ++layer) {
         cusparseOperands(&gcn.agg[layer], 0);
@@ -1827,9 +1826,6 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
         "faster kept\n",
         kWarmupRuns, kTimedRuns, kMaxTimedRuns, kMinWindowMs, kDefaultW, kDefaultF, kDefaultV,
         kDefaultS, kNetW, kNetF, kNetV, kNetS);
-}
-static double geomean(double logSum, int count) {
-    return count > 0 ? exp(logSum / count) : 0.0;
 }
 // snippet: table5
 // The oracle over cuSPARSE and the paper's Table 5: best time / time of the tree's pick, of the
@@ -2001,7 +1997,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
         "2) "
         "in the other; Z checked\nagainst the CPU's, each element within its propagated bound; "
         "mean "
-        "ms of %d passes launched from the host\n  %-18s %-14s %-14s %-7s %10s %10s %7s\n",
+        "ms of %d passes launched from the host\n      %-18s %-14s %-14s %-7s %10s %10s %7s\n",
         width[0], width[1], width[2], kTimedRuns, "graph", "{layer 1}", "{layer 2}", "matches",
         "cuSPARSE", "decider", "speedup");
     for (int i = 0; i < count; ++i) {
@@ -3000,15 +2996,13 @@ static int parseModel(MmLines* r, Model* m) {
     if (err)
         return 1;
     const size_t stem = strlen(kModelHeader) - 1;  // the header without its format number
-    if (s != NULL && strncmp(s, kModelHeader, stem) == 0 && strcmp(s, kModelHeader) != 0) {
-        r->line = 1;
-        return mmFail(r,
-                      "a model of format %s, for another engine and features: retrain with "
-                      "./spmm --train",
-                      mmQuote(s + stem));
-    }
     if (s == NULL || strcmp(s, kModelHeader) != 0) {
         r->line = 1;
+        if (s != NULL && strncmp(s, kModelHeader, stem) == 0)
+            return mmFail(r,
+                          "a model of format %s, for another engine and features: retrain with "
+                          "./spmm --train",
+                          mmQuote(s + stem));
         return mmFail(r, "not a decider model (want the line: %s)", kModelHeader);
     }
     for (;;) {
