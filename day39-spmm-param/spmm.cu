@@ -1044,8 +1044,8 @@ static double wallMs(void) {
 // The safety net: a tree is only as good as the kinds of matrix it was trained on, so the run times
 // the tree's pick and one fixed configuration itself, as the lesson times everything (checked, a
 // warm-up, a graph replay), and keeps the faster. It reads nothing of the sweep: a user's run has
-// none. Its cost is the host's wall time of both timings; what it saves, the net's own difference
-// a call (0 where the tree's pick stays).
+// none. Its cost is the host's wall time of both timings, checks included; what it saves, the
+// net's own difference a call (0 where the tree's pick stays).
 static void safetyNet(const Judge* judge, SpmmCall* call, Config pick, int skip, DimResult* r,
                       int* failures) {
     const Config candidate[2] = {pick, makeConfig(kNetW, kNetF, kNetV, kNetS)};
