@@ -151,6 +151,9 @@ static const char kOldDriver[] =
     "no GPU found, or its driver is older than this program's CUDA runtime (nvidia-smi shows both)";
 static const char kWrongFolder[] = "run the lesson from its own folder: cd day39-spmm-param";
 static const int kMaxInputs = 12;  // the nine and three reordered copies
+// An input's device arrays: its CSR (3), three PCSRs (3 + 2 cuts of 3 each), B and C: 32; then a
+// sweep's CPU answer and counter, or a GCN's X, two weights and four activations.
+static const int kMaxDeviceArrays = 48;
 // cuSPARSE's two CSR algorithms: the faster is the baseline.
 static const char* const kCusparseAlgNames[2] = {"DEFAULT", "CSR_ALG2"};
 // The training family: ten generated families of 32 members; a member whose entries would pass
@@ -280,7 +283,9 @@ struct Triples {
 struct DeviceInput {  // the same structs, their arrays in device memory
     Csr a;
     Pcsr pcsr[3];
-    float *B, *C;  // n x dim each, row-major
+    float *B, *C;                   // n x dim each, row-major
+    void* owned[kMaxDeviceArrays];  // every device array of this input and its run, to free
+    int ownedCount;
 };
 // One launchable variant (an engine configuration, the basic kernel, a cuSPARSE algorithm) behind
 // one function, so that checking and timing treat them all alike.
@@ -926,52 +931,47 @@ static int gpuFits(const Input* inputs, int count, int maxDim) {
     }
     return 1;
 }
-static void* upload(const void* src, size_t bytes) {
+// A device array of `bytes`, a copy of src (NULL: left unset), freed with the rest of `owner`.
+static void* upload(DeviceInput* owner, const void* src, size_t bytes) {
     void* dst = NULL;
+    if (owner->ownedCount == kMaxDeviceArrays) {
+        fprintf(stderr, "upload: more than %d device arrays for one input\n", kMaxDeviceArrays);
+        exit(EXIT_FAILURE);
+    }
     CUDA_CHECK(cudaMalloc(&dst, bytes > 0 ? bytes : 4));
-    CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    if (src != NULL)
+        CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    owner->owned[owner->ownedCount++] = dst;
     return dst;
 }
 static void uploadInput(const Input* in, DeviceInput* device, int maxDim) {
     const Csr* a = &in->a;
+    device->ownedCount = 0;
     device->a = *a;
-    device->a.rowPtr = (int*)upload(a->rowPtr, (a->n + 1) * sizeof(int));
-    device->a.colIdx = (int*)upload(a->colIdx, a->nnz * sizeof(int));
-    device->a.val = (float*)upload(a->val, a->nnz * sizeof(float));
+    device->a.rowPtr = (int*)upload(device, a->rowPtr, (a->n + 1) * sizeof(int));
+    device->a.colIdx = (int*)upload(device, a->colIdx, a->nnz * sizeof(int));
+    device->a.val = (float*)upload(device, a->val, a->nnz * sizeof(float));
     for (int v = 0; v < kVCount; ++v) {
         const Pcsr* p = &in->pcsr[v];
         Pcsr* q = &device->pcsr[v];
         *q = *p;
-        q->panelPtr = (int*)upload(p->panelPtr, (p->panels + 1) * sizeof(int));
-        q->vecCol = (int*)upload(p->vecCol, p->vectors * sizeof(int));
-        q->vecVal = (float*)upload(p->vecVal, (size_t)p->vectors * p->V * sizeof(float));
+        q->panelPtr = (int*)upload(device, p->panelPtr, (p->panels + 1) * sizeof(int));
+        q->vecCol = (int*)upload(device, p->vecCol, p->vectors * sizeof(int));
+        q->vecVal = (float*)upload(device, p->vecVal, (size_t)p->vectors * p->V * sizeof(float));
         for (int S = 0; S < 2; ++S) {
             const Cut* c = &p->cut[S];
-            q->cut[S].unitStart = (int*)upload(c->unitStart, (c->units + 1) * sizeof(int));
-            q->cut[S].unitPanel = (int*)upload(c->unitPanel, c->units * sizeof(int));
-            q->cut[S].zeroPanels = (int*)upload(c->zeroPanels, c->zeroCount * sizeof(int));
+            Cut* d = &q->cut[S];
+            d->unitStart = (int*)upload(device, c->unitStart, (c->units + 1) * sizeof(int));
+            d->unitPanel = (int*)upload(device, c->unitPanel, c->units * sizeof(int));
+            d->zeroPanels = (int*)upload(device, c->zeroPanels, c->zeroCount * sizeof(int));
         }
     }
-    CUDA_CHECK(cudaMalloc(&device->B, (size_t)a->cols * maxDim * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&device->C, (size_t)a->n * maxDim * sizeof(float)));
+    device->B = (float*)upload(device, NULL, (size_t)a->cols * maxDim * sizeof(float));
+    device->C = (float*)upload(device, NULL, (size_t)a->n * maxDim * sizeof(float));
 }
 static void freeDeviceInput(DeviceInput* device) {
-    CUDA_CHECK(cudaFree(device->a.rowPtr));
-    CUDA_CHECK(cudaFree(device->a.colIdx));
-    CUDA_CHECK(cudaFree(device->a.val));
-    for (int v = 0; v < kVCount; ++v) {
-        const Pcsr* q = &device->pcsr[v];
-        CUDA_CHECK(cudaFree(q->panelPtr));
-        CUDA_CHECK(cudaFree(q->vecCol));
-        CUDA_CHECK(cudaFree(q->vecVal));
-        for (int S = 0; S < 2; ++S) {
-            CUDA_CHECK(cudaFree(q->cut[S].unitStart));
-            CUDA_CHECK(cudaFree(q->cut[S].unitPanel));
-            CUDA_CHECK(cudaFree(q->cut[S].zeroPanels));
-        }
-    }
-    CUDA_CHECK(cudaFree(device->B));
-    CUDA_CHECK(cudaFree(device->C));
+    for (int k = 0; k < device->ownedCount; ++k)
+        CUDA_CHECK(cudaFree(device->owned[k]));
 }
 // Compares C at judge->dim with the CPU's answer; reports the first wrong element on stderr.
 static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* variant) {
@@ -1067,21 +1067,26 @@ static void safetyNet(const Judge* judge, SpmmCall* call, Config pick, int skip,
     r->netSavedMs = keepNet && ms[0] > 0.0f ? ms[0] - ms[1] : 0.0f;
 }
 // end snippet
-// cuSPARSE's operands for call->input's B and C at call->dim, and the work buffer its algorithm
-// call->alg asks for.
+// cuSPARSE's operands for call->input's A, B and C at call->dim, and the work buffer its
+// algorithm call->alg asks for (create 0: all of them destroyed).
 static void cusparseOperands(SpmmCall* call, int create) {
     const float alpha = 1.0f, beta = 0.0f;
+    const Csr* a = &call->input->a;
     size_t bytes = 0;
     if (!create) {
+        CUSPARSE_CHECK(cusparseDestroySpMat(call->matA));
         CUSPARSE_CHECK(cusparseDestroyDnMat(call->matB));
         CUSPARSE_CHECK(cusparseDestroyDnMat(call->matC));
         CUDA_CHECK(cudaFree(call->buffer));
         return;
     }
-    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matB, call->input->a.cols, call->dim, call->dim,
-                                       call->input->B, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matC, call->input->a.n, call->dim, call->dim,
-                                       call->input->C, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseCreateCsr(&call->matA, a->n, a->cols, a->nnz, a->rowPtr, a->colIdx,
+                                     a->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matB, a->cols, call->dim, call->dim, call->input->B,
+                                       CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&call->matC, a->n, call->dim, call->dim, call->input->C,
+                                       CUDA_R_32F, CUSPARSE_ORDER_ROW));
     CUSPARSE_CHECK(cusparseSpMM_bufferSize(
         call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
         call->matA, call->matB, &beta, call->matC, CUDA_R_32F, call->alg, &bytes));
@@ -1129,17 +1134,14 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     DeviceInput device;
     uploadInput(in, &device, maxDim);
     // The CPU's answer on the device: want, then tol.
-    float* reference = (float*)upload(want, 2 * (size_t)n * refDim * sizeof(float));
+    float* reference = (float*)upload(&device, want, 2 * (size_t)n * refDim * sizeof(float));
     Judge judge = {&device, reference, reference + (size_t)n * refDim, refDim, 0, NULL, in->name};
-    CUDA_CHECK(cudaMalloc(&judge.wrong, 2 * sizeof(unsigned long long)));
+    judge.wrong = (unsigned long long*)upload(&device, NULL, 2 * sizeof(unsigned long long));
     SpmmCall call;
     memset(&call, 0, sizeof(call));
     call.input = &device;
     call.stream = stream;
     call.handle = handle;
-    CUSPARSE_CHECK(cusparseCreateCsr(&call.matA, n, k, in->a.nnz, device.a.rowPtr, device.a.colIdx,
-                                     device.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     for (int di = 0; di < in->sweepDims; ++di) {
         DimResult* r = &results[di];
         const int dim = o->dims[di];
@@ -1167,9 +1169,6 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
         if (!training)
             safetyNet(&judge, &call, picks[di], in->reorderedFrom >= 0, r, &failures);
     }
-    CUSPARSE_CHECK(cusparseDestroySpMat(call.matA));
-    CUDA_CHECK(cudaFree(reference));
-    CUDA_CHECK(cudaFree(judge.wrong));
     freeDeviceInput(&device);
     free(B);
     return failures;
@@ -1669,6 +1668,8 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     const int n = in->a.n;
     float *host[3], *dev[3];  // X, W1, W2
     double* h[3];             // X, H1, Z in double, each followed by its bounds
+    DeviceInput device, view[2];
+    uploadInput(in, &device, 1);
     for (int t = 0; t < 3; ++t) {
         const int rows = t == 0 ? n : width[t - 1];
         const int cols = width[t == 0 ? 0 : t];
@@ -1676,7 +1677,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         for (int e = 0; e < rows * cols; ++e)
             host[t][e] =
                 t == 0 ? denseValue(e / cols, e % cols) : weightValue(t - 1, e / cols, e % cols);
-        dev[t] = (float*)upload(host[t], (size_t)rows * cols * sizeof(float));
+        dev[t] = (float*)upload(&device, host[t], (size_t)rows * cols * sizeof(float));
         h[t] = (double*)checkedCalloc((size_t)n * width[t] * 2, sizeof(double));
     }
     for (size_t i = 0; i < (size_t)n * width[0]; ++i)
@@ -1685,8 +1686,6 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer],
                  host[layer + 1], width[layer + 1], layer == 0, h[layer + 1],
                  h[layer + 1] + (size_t)n * width[layer + 1]);
-    DeviceInput device, view[2];
-    uploadInput(in, &device, 1);
     GcnPass gcn;
     memset(&gcn, 0, sizeof(gcn));
     gcn.n = n;
@@ -1696,15 +1695,11 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     CUBLAS_CHECK(cublasSetStream(gcn.blas, stream));
     // fp32 arithmetic, as the bound assumes.
     CUBLAS_CHECK(cublasSetMathMode(gcn.blas, CUBLAS_DEFAULT_MATH));
-    cusparseSpMatDescr_t matA;
-    CUSPARSE_CHECK(cusparseCreateCsr(&matA, n, n, in->a.nnz, device.a.rowPtr, device.a.colIdx,
-                                     device.a.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     for (int layer = 0; layer < 2; ++layer) {  // its SpMM: from its transform into its aggregation
         const int m = width[layer + 1];
         gcn.weight[layer] = dev[layer + 1];
-        CUDA_CHECK(cudaMalloc(&gcn.transformed[layer], (size_t)n * m * sizeof(float)));
-        CUDA_CHECK(cudaMalloc(&gcn.aggregated[layer], (size_t)n * m * sizeof(float)));
+        gcn.transformed[layer] = (float*)upload(&device, NULL, (size_t)n * m * sizeof(float));
+        gcn.aggregated[layer] = (float*)upload(&device, NULL, (size_t)n * m * sizeof(float));
         view[layer] = device;
         view[layer].B = gcn.transformed[layer];
         view[layer].C = gcn.aggregated[layer];
@@ -1715,7 +1710,6 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         call->cfg = chosen[layer];
         call->stream = stream;
         call->handle = sparse;
-        call->matA = matA;
         call->alg = CUSPARSE_SPMM_ALG_DEFAULT;
         cusparseOperands(call, 1);
     }
@@ -1737,18 +1731,13 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     *speedup = ratio(ms[0], ms[1]);
     printf("~ GCN %-18s {%-12s} {%-12s} %-7s %10.4f %10.4f %7.2f\n", in->name, picks[0], picks[1],
            failures == 0 ? "yes" : "NO", ms[0], ms[1], *speedup);
-    for (int layer = 0; layer < 2; ++layer) {
+    for (int layer = 0; layer < 2; ++layer)
         cusparseOperands(&gcn.agg[layer], 0);
-        CUDA_CHECK(cudaFree(gcn.transformed[layer]));
-        CUDA_CHECK(cudaFree(gcn.aggregated[layer]));
-    }
-    CUSPARSE_CHECK(cusparseDestroySpMat(matA));
     CUBLAS_CHECK(cublasDestroy(gcn.blas));
     freeDeviceInput(&device);
     for (int t = 0; t < 3; ++t) {
         free(host[t]);
         free(h[t]);
-        CUDA_CHECK(cudaFree(dev[t]));
     }
     free(hostZ);
     return failures;
@@ -1766,12 +1755,12 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
     for (int i = 0; i < o->dimCount; ++i)
         printf(" %d", o->dims[i]);
     printf(
-        ".\nFeatures (the paper's Table 3): n rows (n_hat non-empty), nnz entries, delta = n_hat /"
-        " n,\nd = nnz / n, d_hat = nnz / n_hat, d_max the longest row, cv (cv_hat) std / mean of "
-        "the row lengths (non-empty\nrows), rho = nnz / (n k), b (b_max) a row's last minus first"
-        " column (mean, largest), pr_2 the padding share\nat V = 2, SG vectors a piece at V = 1/2"
-        ", sr_1 (sr_2) pieces per non-empty panel at V = 1 (2);\nnot the paper's: top_1 the "
-        "share of the entries in the longest 1%% of rows.\n");
+        ".\nFeatures (the paper's Table 3): n rows (n_hat non-empty), nnz entries, delta = n_hat / "
+        "n,\nd = nnz / n, d_hat = nnz / n_hat, d_max the longest row, cv (cv_hat) std / mean of "
+        "the row lengths (non-empty\nrows), rho = nnz / (n k), b (b_max) a row's last minus first "
+        "column (mean, largest), pr_2 the padding share\nat V = 2, SG vectors a piece at V = 1/2, "
+        "sr_1 (sr_2) pieces per non-empty panel at V = 1 (2);\nnot the paper's: top_1 the share of "
+        "the entries in the longest 1%% of rows.\n");
     for (int i = 0; i < count; ++i) {
         const Input* from = &inputs[inputs[i].reorderedFrom >= 0 ? inputs[i].reorderedFrom : i];
         analyseInput(&inputs[i]);
@@ -1820,10 +1809,9 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
     }
     printf(
         "Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d "
-        "to %d calls (%.1f ms\nor more) timed "
-        "as one graph replay, and the last call's C checked again. Default: W%d F%d V%d S%d.\nThe "
-        "safety net: per dim the tree's pick and W%d F%d V%d S%d timed the same way again, the "
-        "faster kept\n",
+        "to %d calls (%.1f ms\nor more) timed as one graph replay, and the last call's C checked "
+        "again. Default: W%d F%d V%d S%d.\nThe safety net: per dim the tree's pick and W%d F%d V%d "
+        "S%d timed the same way again, the faster kept\n",
         kWarmupRuns, kTimedRuns, kMaxTimedRuns, kMinWindowMs, kDefaultW, kDefaultF, kDefaultV,
         kDefaultS, kNetW, kNetF, kNetV, kNetS);
 }
@@ -1841,8 +1829,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
         "Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its "
         "worst dim, and the\nshare of the best of the tree's pick, of the decider's (the tree and "
         "the safety net) and of the random pick;\nthe safety net's cost (ms of timing) and what it "
-        "saves "
-        "(ms, one call at each dim)\n");
+        "saves (ms, one call at each dim)\n");
     printf("  %-18s %9s %6s %6s %8s %7s %7s %7s\n", "input", "best/cuSP", "min", "tree", "decider",
            "random", "net ms", "saves");
     for (int i = 0; i < count; ++i) {
@@ -1893,8 +1880,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
            geomean(all[1], allCount), worst[0]);
     printf(
         "~ safety net (the tree's pick timed against W%d F%d V%d S%d): %.1f ms spent, %.4f ms "
-        "saved "
-        "a call at each dim: pays for itself after %.0f such calls\n",
+        "saved a call at each dim: pays for itself after %.0f such calls\n",
         kNetW, kNetF, kNetV, kNetS, spentAll, savedAll, savedAll > 0.0 ? spentAll / savedAll : 0.0);
     printGoal("decider >= 0.97 of the oracle, geometric mean over inputs x dims", 0.97,
               "decider_vs_oracle_geomean", geomean(all[2], allCount), 3);
@@ -1992,12 +1978,10 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     int graphs = 0;
     printf(
         "GCN forward pass: %d -> %d -> %d features, H1 = relu(A (X W1)), Z = A (H1 W2); transforms "
-        "by "
-        "cuBLAS,\naggregations by cuSPARSE in one run and by the decider's picks (layer 1, layer "
-        "2) "
-        "in the other; Z checked\nagainst the CPU's, each element within its propagated bound; "
-        "mean "
-        "ms of %d passes launched from the host\n      %-18s %-14s %-14s %-7s %10s %10s %7s\n",
+        "by cuBLAS,\naggregations by cuSPARSE in one run and by the decider's picks (layer 1, "
+        "layer 2) in the other; Z checked\nagainst the CPU's, each element within its propagated "
+        "bound; mean ms of %d passes launched from the host\n      %-18s %-14s %-14s %-7s %10s "
+        "%10s %7s\n",
         width[0], width[1], width[2], kTimedRuns, "graph", "{layer 1}", "{layer 2}", "matches",
         "cuSPARSE", "decider", "speedup");
     for (int i = 0; i < count; ++i) {
