@@ -363,6 +363,13 @@ static void printGoal(const char* goal, double bar, const char* headline, double
     printf("~ goal: %s: {%s}\nheadline: %s = %.*f\n", goal, value >= bar ? "met" : "missed",
            headline, digits, value);
 }
+// The run's last line, PASS or FAIL (after the count of failed checks on stderr); the exit status.
+static int verdict(int failures) {
+    if (failures > 0)
+        fprintf(stderr, "%d check(s) failed\n", failures);
+    puts(failures > 0 ? "FAIL" : "PASS");
+    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
 static double geomean(double logSum, int count) {
     return count > 0 ? exp(logSum / count) : 0.0;
 }
@@ -393,9 +400,6 @@ static void* checkedMalloc(size_t bytes) {
 static void* checkedCalloc(size_t count, size_t size) {
     return memset(checkedMalloc(count * size), 0, count * size);
 }
-static void freeInputs(Input* inputs, int count);
-static void generateTrainGraph(int family, int member, Input* in);
-static int readModel(const char* path, Model* m);
 
 // ---------------------------------------------------------------- kernels
 // snippet: basic-kernel
@@ -1030,8 +1034,7 @@ static void configName(Config c, char* out, size_t cap) {
 // Where c stands among count configurations; -1 when it is not one of them.
 static int findConfig(const Config* configs, int count, Config c) {
     for (int k = 0; k < count; ++k)
-        if (configs[k].W == c.W && configs[k].F == c.F && configs[k].V == c.V &&
-            configs[k].S == c.S)
+        if (memcmp(&configs[k], &c, sizeof(c)) == 0)  // four ints: no padding
             return k;
     return -1;
 }
@@ -1465,92 +1468,6 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
     CUDA_CHECK(cudaStreamDestroy(stream));
     return failures;
 }
-// snippet: train-main
-static int trainMain(const Options* o) {
-    const int count = kFamilyCount * kFamilyMembers;
-    Input* graphs = (Input*)checkedCalloc((size_t)count, sizeof(Input));
-    int family[kFamilyCount * kFamilyMembers];
-    printf(
-        "Training the decider on %d generated graphs: %d families x %d members, none of them an "
-        "input of the lesson\n",
-        count, kFamilyCount, kFamilyMembers);
-    for (int g = 0; g < count; ++g) {
-        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
-        graphs[g].sweepDims = o->dimCount;
-        family[g] = g / kFamilyMembers;
-        analyseInput(&graphs[g]);
-        const double* f = graphs[g].feature;
-        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
-               f[fN], f[fNnz], f[fDHat], f[fCvHat], f[fPr2], graphs[g].about);
-    }
-    cudaDeviceProp prop;
-    if (!deviceFound(&prop)) {
-        freeInputs(graphs, count);
-        return 2;
-    }
-    Model model;
-    TrainSet sets[kMaxDims];
-    memset(&model, 0, sizeof(model));
-    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
-    printf(
-        "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
-        "or more calls timed\n",
-        o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
-    int failures = sweepFamily(o, graphs, count, sets);
-    freeInputs(graphs, count);
-    double perFamily[kFamilyCount], lofo[2][kMaxTreeDepth + 1], worst = 1.0;
-    // The shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of
-    // matrix. top_1 is kept only if it scores better left out than the paper's 15 alone.
-    int depth[2] = {1, 1}, extra = 0;
-    for (int use = 0; use < 2; ++use) {
-        for (int di = 0; di < o->dimCount; ++di)
-            sets[di].features = kFeatureCount + use;
-        for (int d = 1; d <= kMaxTreeDepth; ++d) {
-            lofo[use][d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily);
-            depth[use] = lofo[use][d] > lofo[use][depth[use]] ? d : depth[use];
-        }
-        printf("~ leave one family out, %d features, depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f\n",
-               kFeatureCount + use, lofo[use][1], lofo[use][2], lofo[use][3], lofo[use][4]);
-        extra = lofo[use][depth[use]] > lofo[extra][depth[extra]] ? use : extra;
-    }
-    for (int di = 0; di < o->dimCount; ++di)
-        sets[di].features = kFeatureCount + extra;
-    const double kept = leaveOneFamilyOut(sets, o->dimCount, family, depth[extra], perFamily);
-    printf("~ kept: %d features at depth %d; each family left out:", kFeatureCount + extra,
-           depth[extra]);
-    for (int f = 0; f < kFamilyCount; ++f) {
-        printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
-        worst = perFamily[f] < worst ? perFamily[f] : worst;
-    }
-    for (int di = 0; di < o->dimCount; ++di) {
-        fitTree(&sets[di], family, -1, depth[extra], &model.trees[model.treeCount]);
-        printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
-        free(sets[di].x);
-        free(sets[di].perf);
-    }
-    char date[32];
-    const time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
-    FILE* out = fopen(o->modelPath, "w");
-    if (out != NULL)
-        writeModel(out, &model, date, kept, depth[extra], o);
-    if (out == NULL || fclose(out) != 0) {
-        fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno));
-        return 1;
-    }
-    failures += readModel(o->modelPath, &model);  // read back through the run's own validation
-    printf("wrote %s: %d trees of depth <= %d, read back and validated\n", o->modelPath,
-           model.treeCount, kMaxTreeDepth);
-    printGoal("left one family out >= 0.93 of the oracle", 0.93, "decider_lofo_vs_oracle_geomean",
-              kept, 3);
-    printGoal("every family left out >= 0.9 of the oracle", 0.9, "decider_lofo_family_min", worst,
-              3);
-    if (failures > 0)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    puts(failures > 0 ? "FAIL" : "PASS");
-    return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-// end snippet
 
 // ---------------------------------------------------------------- reordering
 // snippet: reordering
@@ -3183,6 +3100,89 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
 }
 
 // ---------------------------------------------------------------- main
+// snippet: train-main
+static int trainMain(const Options* o) {
+    const int count = kFamilyCount * kFamilyMembers;
+    Input* graphs = (Input*)checkedCalloc((size_t)count, sizeof(Input));
+    int family[kFamilyCount * kFamilyMembers];
+    printf(
+        "Training the decider on %d generated graphs: %d families x %d members, none of them an "
+        "input of the lesson\n",
+        count, kFamilyCount, kFamilyMembers);
+    for (int g = 0; g < count; ++g) {
+        generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
+        graphs[g].sweepDims = o->dimCount;
+        family[g] = g / kFamilyMembers;
+        analyseInput(&graphs[g]);
+        const double* f = graphs[g].feature;
+        printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
+               f[fN], f[fNnz], f[fDHat], f[fCvHat], f[fPr2], graphs[g].about);
+    }
+    cudaDeviceProp prop;
+    if (!deviceFound(&prop)) {
+        freeInputs(graphs, count);
+        return 2;
+    }
+    Model model;
+    TrainSet sets[kMaxDims];
+    memset(&model, 0, sizeof(model));
+    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
+    printf(
+        "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
+        "or more calls timed\n",
+        o->dims[0], kTrainWarmupRuns, kTrainTimedRuns);
+    int failures = sweepFamily(o, graphs, count, sets);
+    freeInputs(graphs, count);
+    double perFamily[kFamilyCount], lofo[2][kMaxTreeDepth + 1], worst = 1.0;
+    // The shallowest of equal scores: fewer splits to read, fewer to be wrong on a new kind of
+    // matrix. top_1 is kept only if it scores better left out than the paper's 15 alone.
+    int depth[2] = {1, 1}, extra = 0;
+    for (int use = 0; use < 2; ++use) {
+        for (int di = 0; di < o->dimCount; ++di)
+            sets[di].features = kFeatureCount + use;
+        for (int d = 1; d <= kMaxTreeDepth; ++d) {
+            lofo[use][d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily);
+            depth[use] = lofo[use][d] > lofo[use][depth[use]] ? d : depth[use];
+        }
+        printf("~ leave one family out, %d features, depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f\n",
+               kFeatureCount + use, lofo[use][1], lofo[use][2], lofo[use][3], lofo[use][4]);
+        extra = lofo[use][depth[use]] > lofo[extra][depth[extra]] ? use : extra;
+    }
+    for (int di = 0; di < o->dimCount; ++di)
+        sets[di].features = kFeatureCount + extra;
+    const double kept = leaveOneFamilyOut(sets, o->dimCount, family, depth[extra], perFamily);
+    printf("~ kept: %d features at depth %d; each family left out:", kFeatureCount + extra,
+           depth[extra]);
+    for (int f = 0; f < kFamilyCount; ++f) {
+        printf(" %s %.3f%s", kFamilyNames[f], perFamily[f], f + 1 < kFamilyCount ? "," : "\n");
+        worst = perFamily[f] < worst ? perFamily[f] : worst;
+    }
+    for (int di = 0; di < o->dimCount; ++di) {
+        fitTree(&sets[di], family, -1, depth[extra], &model.trees[model.treeCount]);
+        printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
+        free(sets[di].x);
+        free(sets[di].perf);
+    }
+    char date[32];
+    const time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+    FILE* out = fopen(o->modelPath, "w");
+    if (out != NULL)
+        writeModel(out, &model, date, kept, depth[extra], o);
+    if (out == NULL || fclose(out) != 0) {
+        fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno));
+        return 1;
+    }
+    failures += readModel(o->modelPath, &model);  // read back through the run's own validation
+    printf("wrote %s: %d trees of depth <= %d, read back and validated\n", o->modelPath,
+           model.treeCount, kMaxTreeDepth);
+    printGoal("left one family out >= 0.93 of the oracle", 0.93, "decider_lofo_vs_oracle_geomean",
+              kept, 3);
+    printGoal("every family left out >= 0.9 of the oracle", 0.9, "decider_lofo_family_min", worst,
+              3);
+    return verdict(failures);
+}
+// end snippet
 int main(int argc, char** argv) {
     for (int a = 1; a < argc; ++a)
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
@@ -3205,14 +3205,8 @@ int main(int argc, char** argv) {
         cudaDeviceProp prop;
         const int found = deviceFound(&prop);  // without a GPU, status 2
         status = found && !gpuFits(inputs, count, o.dims[o.dimCount - 1]) ? EXIT_FAILURE : 2;
-        if (found && status == 2) {
-            const int failures =
-                gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model);
-            if (failures > 0)
-                fprintf(stderr, "%d check(s) failed\n", failures);
-            puts(failures > 0 ? "FAIL" : "PASS");
-            status = failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        }
+        if (found && status == 2)
+            status = verdict(gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model));
         free(picks);
     }
     freeInputs(inputs, count);
