@@ -145,7 +145,6 @@ static const uint64_t kSeedRoad = 0x726f61646d617073ull, kSeedValues = 0x76616c7
 static const uint64_t kSeedDense = 0x64656e7365423339ull, kSeedShuffle = 0x73687566666c6564ull;
 static const uint64_t kSeedBlock = 0x626c6f636b733339ull, kSeedWeights = 0x7765696768747339ull;
 static const uint64_t kSeedTrain = 0x747261696e696e67ull, kSeedRect = 0x7265637461333939ull;
-static const uint64_t kSeedRandomConfig = 42;  // 42: Table 5's random pick
 static const char* const kDataPath = "cuda-words.mtx";
 static const char kOldDriver[] =
     "no GPU found, or its driver is older than this program's CUDA runtime (nvidia-smi shows both)";
@@ -1192,19 +1191,19 @@ static double perfOf(const DimResult* r, Config c) {
 }
 // One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration
 // (the one timing picked, in braces), then ratios over cuSPARSE and over the best.
-static void printDimRow(const Input* in, const DimResult* r, Config predicted, Config drawn) {
+static void printDimRow(const Input* in, const DimResult* r, Config predicted) {
     char best[32] = "none";
     if (r->best >= 0)
         configName(r->configs[r->best], best, sizeof(best));
     const float bestMs = r->best >= 0 ? r->ms[r->best] : 0.0f;
     const Config untuned = makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS);
     const int dflt = findConfig(r->configs, r->configCount, untuned);
-    printf("~ %4d %8.1f {%-8s} %7.1f %8.1f {%-12s} %6.2f %6.2f %6.2f %6.3f %6.3f %6.3f\n", r->dim,
+    printf("~ %4d %8.1f {%-8s} %7.1f %8.1f {%-12s} %6.2f %6.2f %6.2f %6.3f %6.3f\n", r->dim,
            gflops(in->a.nnz, r->dim, r->cusparseMs), kCusparseAlgNames[r->cusparseAlg],
            gflops(in->a.nnz, r->dim, r->basicMs), gflops(in->a.nnz, r->dim, bestMs), best,
            ratio(r->cusparseMs, bestMs), ratio(r->cusparseMs, r->basicMs),
            dflt >= 0 ? ratio(r->cusparseMs, r->ms[dflt]) : 0.0, perfOf(r, predicted),
-           perfOf(r, r->kept), perfOf(r, drawn));
+           perfOf(r, r->kept));
 }
 
 // ---------------------------------------------------------------- the decider
@@ -1662,9 +1661,9 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
 
 // ---------------------------------------------------------------- reports
 // The host part: facts and features of every input, the MAC-job gap, the decider's picks with the
-// paths to them, and the random picks (Table 5's baseline), all before the first CUDA call.
+// paths to them, all before the first CUDA call.
 static void hostPart(const Options* o, const Model* model, Input* inputs, int count,
-                     Config* predicted, Config* drawn) {
+                     Config* predicted) {
     printf(
         "SpMM C = A B with ParamSpMM's engine: W warps a block, F columns a lane, V rows a vector "
         "(1, 2, 4), S rows\ncut into pieces of SG vectors. %d inputs; dims",
@@ -1702,19 +1701,15 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
         model->path, model->provenance[0] ? model->provenance : "an unnamed GPU",
         model->lofo[0] ? model->lofo : "unknown",
         o->full ? ", and the splits that led to it (feature <= or > threshold)" : " (--full: why)");
-    uint64_t state = kSeedRandomConfig;
     for (int i = 0; i < count; ++i) {
         const int shown = inputs[i].reorderedFrom < 0;
         if (shown && !o->full)
             printf("  %-18s", inputs[i].name);
         for (int di = 0; di < o->dimCount; ++di) {
             const int k = i * o->dimCount + di;
-            Config space[kMaxConfigs];
             char why[200], name[32];
             predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why,
                                    sizeof(why));
-            drawn[k] =
-                space[splitmix64(&state) % (uint64_t)buildConfigs(o->dims[di], o->small, space)];
             configName(predicted[k], name, sizeof(name));
             if (shown && o->full)
                 printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
@@ -1733,26 +1728,26 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
         kDefaultS, kNetW, kNetF, kNetV, kNetS);
 }
 // snippet: table5
-// The oracle over cuSPARSE and the paper's Table 5: best time / time of the tree's pick, of the
-// pick the safety net kept (the decider's answer) and of the random one, geometric means per input
-// (over dims) and per dim (over inputs), then overall; and what the net's timing cost.
+// The oracle over cuSPARSE, and the share of the best (best time / its time) of the tree's pick and
+// of the pick the safety net kept (the decider's answer): geometric means per input (over dims) and
+// per dim (over inputs), then overall; and what the net's timing cost.
 static void printOracleTables(const Options* o, const Input* inputs, int count,
-                              const DimResult* results, const Config* predicted,
-                              const Config* drawn) {
-    double dimLog[kMaxDims][4] = {{0}}, all[5] = {0, 0, 0, 0, 0}, minSpeedup = 0.0;
+                              const DimResult* results, const Config* predicted) {
+    double dimLog[kMaxDims][3] = {{0}}, all[4] = {0, 0, 0, 0}, minSpeedup = 0.0;
     double worst[2] = {1.0, 1.0}, spentAll = 0.0, savedAll = 0.0;  // worst input: tree, decider
     int dimCount[kMaxDims] = {0}, allCount = 0;
     printf(
         "Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its "
-        "worst dim, and the\nshare of the best of the tree's pick, of the decider's (the tree and "
-        "the safety net) and of the random pick;\nthe safety net's cost (ms of timing) and what it "
-        "saves (ms, one call at each dim)\n");
-    printf("  %-18s %9s %6s %6s %8s %7s %7s %7s\n", "input", "best/cuSP", "min", "tree", "decider",
-           "random", "net ms", "saves");
+        "worst dim, and the\nshare of the best of the tree's pick and of the decider's (the tree "
+        "and "
+        "the safety net);\nthe safety net's cost (ms of timing) and what it saves (ms, one call at "
+        "each dim)\n");
+    printf("  %-18s %9s %6s %6s %8s %7s %7s\n", "input", "best/cuSP", "min", "tree", "decider",
+           "net ms", "saves");
     for (int i = 0; i < count; ++i) {
         if (inputs[i].reorderedFrom >= 0)
             continue;
-        double logs[4] = {0, 0, 0, 0}, low = 0.0, spent = 0.0, saved = 0.0;
+        double logs[3] = {0, 0, 0}, low = 0.0, spent = 0.0, saved = 0.0;
         int n = 0;
         for (int di = 0; di < o->dimCount; ++di) {
             const int at = i * o->dimCount + di;
@@ -1760,14 +1755,13 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
             const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
             if (s <= 0.0)
                 continue;
-            const double v[4] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, r->kept)),
-                                 log(perfOf(r, drawn[at]))};
-            for (int k = 0; k < 4; ++k) {
+            const double v[3] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, r->kept))};
+            for (int k = 0; k < 3; ++k) {
                 logs[k] += v[k];
                 dimLog[di][k] += v[k];
                 all[k] += v[k];
             }
-            all[4] += v[0] + v[2];  // the decider over cuSPARSE
+            all[3] += v[0] + v[2];  // the decider over cuSPARSE
             spent += r->netSpentMs;
             saved += r->netSavedMs;
             low = n == 0 || s < low ? s : low;
@@ -1778,18 +1772,16 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
         minSpeedup = minSpeedup == 0.0 || (low > 0.0 && low < minSpeedup) ? low : minSpeedup;
         for (int k = 0; k < 2; ++k)
             worst[k] = fmin(worst[k], geomean(logs[k + 1], n));
-        printf("~ %-18s %9.2f %6.2f %6.3f %8.3f %7.3f %7.2f %7.4f\n", inputs[i].name,
-               geomean(logs[0], n), low, geomean(logs[1], n), geomean(logs[2], n),
-               geomean(logs[3], n), spent, saved);
+        printf("~ %-18s %9.2f %6.2f %6.3f %8.3f %7.2f %7.4f\n", inputs[i].name, geomean(logs[0], n),
+               low, geomean(logs[1], n), geomean(logs[2], n), spent, saved);
         spentAll += spent;
         savedAll += saved;
     }
-    printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %6s %8s %7s\n", "dim",
-           "best/cuSP", "", "tree", "decider", "random");
+    printf("Per dim, geometric mean over the inputs\n  %-18s %9s %6s %6s %8s\n", "dim", "best/cuSP",
+           "", "tree", "decider");
     for (int di = 0; di < o->dimCount; ++di)
-        printf("~ %-18d %9.2f %6s %6.3f %8.3f %7.3f\n", o->dims[di],
-               geomean(dimLog[di][0], dimCount[di]), "", geomean(dimLog[di][1], dimCount[di]),
-               geomean(dimLog[di][2], dimCount[di]), geomean(dimLog[di][3], dimCount[di]));
+        printf("~ %-18d %9.2f %6s %6.3f %8.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]),
+               "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
     printf("headline: oracle_vs_cusparse_geomean = %.2f\n", geomean(all[0], allCount));
     printGoal("best configuration >= 1.0x cuSPARSE on every (input, dim)", 1.0,
               "oracle_vs_cusparse_min", minSpeedup, 2);
@@ -1803,9 +1795,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
               "decider_vs_oracle_geomean", geomean(all[2], allCount), 3);
     printGoal("decider >= 0.8 of the oracle on every input", 0.8, "decider_vs_oracle_min", worst[1],
               3);
-    printf(
-        "headline: random_vs_oracle_geomean = %.3f\nheadline: decider_vs_cusparse_geomean = %.2f\n",
-        geomean(all[3], allCount), geomean(all[4], allCount));
+    printf("headline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[3], allCount));
 }
 // end snippet
 // The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on
@@ -1852,7 +1842,7 @@ static void printReorderTable(const Options* o, const Input* inputs, int count,
 }
 // The GPU part: sweep every input, print its rows, then the tables, the reordering and the GCN.
 static int gpuPart(const Options* o, Input* inputs, int count, const Config* predicted,
-                   const Config* drawn, const Model* model) {
+                   const Model* model) {
     cudaStream_t stream;
     cusparseHandle_t handle;
     CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
@@ -1864,9 +1854,9 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     printf(
         "GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel "
         "and the default\nover the faster cuSPARSE algorithm, and the share of the best of the "
-        "tree's pick, the decider's, the random one\n");
-    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %6s %6s %6s\n", "dim", "cuSPARSE", "{faster}",
-           "basic", "best", "{config}", "best", "basic", "dflt", "tree", "decid", "random");
+        "tree's pick and of the decider's\n");
+    printf("  %4s %8s %-10s %7s %8s %-14s %6s %6s %6s %6s %6s\n", "dim", "cuSPARSE", "{faster}",
+           "basic", "best", "{config}", "best", "basic", "dflt", "tree", "decid");
     for (int i = 0; i < count; ++i) {
         const int k = i * o->dimCount;
         const int wrong = sweepInput(&inputs[i], o, handle, stream, &predicted[k], &results[k]);
@@ -1879,11 +1869,11 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
             printf("%s (nnz %d): %d variants fail their check (stderr names them)\n",
                    inputs[i].name, inputs[i].a.nnz, wrong);
         for (int di = 0; di < inputs[i].sweepDims; ++di)
-            printDimRow(&inputs[i], &results[k + di], predicted[k + di], drawn[k + di]);
+            printDimRow(&inputs[i], &results[k + di], predicted[k + di]);
         failures += wrong;
         fflush(stdout);
     }
-    printOracleTables(o, inputs, count, results, predicted, drawn);
+    printOracleTables(o, inputs, count, results, predicted);
     if (inputs[count - 1].reorderedFrom >= 0)  // the copies come last
         printReorderTable(o, inputs, count, results);
     // snippet: gcn-run
@@ -3199,14 +3189,13 @@ int main(int argc, char** argv) {
     int count = 0, status = EXIT_FAILURE;
     // Both refuse bad input before anything takes time.
     if (readModel(o.modelPath, model) == 0 && buildInputs(&o, inputs, &count)) {
-        // The decider's picks, then the random ones.
-        Config* picks = (Config*)checkedMalloc((size_t)2 * count * o.dimCount * sizeof(Config));
-        hostPart(&o, model, inputs, count, picks, picks + count * o.dimCount);
+        Config* picks = (Config*)checkedMalloc((size_t)count * o.dimCount * sizeof(Config));
+        hostPart(&o, model, inputs, count, picks);
         cudaDeviceProp prop;
         const int found = deviceFound(&prop);  // without a GPU, status 2
         status = found && !gpuFits(inputs, count, o.dims[o.dimCount - 1]) ? EXIT_FAILURE : 2;
         if (found && status == 2)
-            status = verdict(gpuPart(&o, inputs, count, picks, picks + count * o.dimCount, model));
+            status = verdict(gpuPart(&o, inputs, count, picks, model));
         free(picks);
     }
     freeInputs(inputs, count);
