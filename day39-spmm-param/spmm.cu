@@ -23,7 +23,6 @@
 // Run: ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM
 // Run: ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;
 // Run:                        48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows
-// Run: ./spmm --full          also the splits that led the decider to each pick
 // Run: ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt
 // Run: ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt
 // Run: ./spmm FILE.mtx        your own Matrix Market matrices (m x k), one or more, instead of the seven
@@ -52,7 +51,6 @@ static const char* const kUsage =
     "  ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM\n"
     "  ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;\n"
     "                         48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows\n"
-    "  ./spmm --full          also the splits that led the decider to each pick\n"
     "  ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt\n"
     "  ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt\n"
     "  ./spmm FILE.mtx        your own Matrix Market matrices (m x k), one or more, instead of the seven\n"
@@ -269,7 +267,7 @@ struct Model {
     Tree trees[kMaxDims];
 };
 struct Options {
-    int small, full, train, dims[kMaxDims], dimCount, pathCount;
+    int small, train, dims[kMaxDims], dimCount, pathCount;
     const char* modelPath;
     char** paths;
 };
@@ -1225,21 +1223,13 @@ static const Tree* treeFor(const Model* m, int dim) {
     return best;
 }
 // snippet: tree-walk
-// The decider's whole cost at run time: a few comparisons. The path it took, written into `why`
-// (feature, comparison, threshold at each split), is what a student reads to see why.
-static Config predict(const Tree* tree, const double* x, int dim, char* why, size_t cap) {
+// The decider's whole cost at run time: a few comparisons, from the root to a leaf; F capped at
+// what dim allows.
+static Config predict(const Tree* tree, const double* x, int dim) {
     int node = 0;
-    size_t used = 0;
-    if (why)
-        why[0] = '\0';
     while (tree->nodes[node].feature >= 0) {
         const TreeNode* s = &tree->nodes[node];
-        const int left = x[s->feature] <= s->threshold;
-        if (why && used < cap) {
-            used += (size_t)snprintf(why + used, cap - used, "%s%s %s %.4g", used ? ", " : "",
-                                     kFeatureNames[s->feature], left ? "<=" : ">", s->threshold);
-        }
-        node = left ? s->left : s->right;
+        node = x[s->feature] <= s->threshold ? s->left : s->right;
     }
     Config c = tree->nodes[node].leaf;
     c.F = c.F < maxFFor(dim) ? c.F : maxFFor(dim);
@@ -1366,8 +1356,7 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
             for (int g = 0; g < sets[di].samples; ++g) {
                 if (family[g] != f)
                     continue;
-                const Config c =
-                    predict(&held, sets[di].x + (size_t)g * kFeatures, held.dim, NULL, 0);
+                const Config c = predict(&held, sets[di].x + (size_t)g * kFeatures, held.dim);
                 const int k = findConfig(sets[di].configs, sets[di].configCount, c);
                 logs += k >= 0 ? sets[di].perf[(size_t)g * sets[di].configCount + k] : logPerf(0.0);
                 ++count;
@@ -1697,26 +1686,22 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
     }
     printf(
         "The decider (%s, trained on %s;\nleft one family out it scored %s): its pick (W F V S) at "
-        "each dim%s\n",
+        "each dim\n",
         model->path, model->provenance[0] ? model->provenance : "an unnamed GPU",
-        model->lofo[0] ? model->lofo : "unknown",
-        o->full ? ", and the splits that led to it (feature <= or > threshold)" : " (--full: why)");
+        model->lofo[0] ? model->lofo : "unknown");
     for (int i = 0; i < count; ++i) {
         const int shown = inputs[i].reorderedFrom < 0;
-        if (shown && !o->full)
+        if (shown)
             printf("  %-18s", inputs[i].name);
         for (int di = 0; di < o->dimCount; ++di) {
             const int k = i * o->dimCount + di;
-            char why[200], name[32];
-            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di], why,
-                                   sizeof(why));
+            char name[32];
+            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di]);
             configName(predicted[k], name, sizeof(name));
-            if (shown && o->full)
-                printf("  %-18s %3d  %-12s %s\n", inputs[i].name, o->dims[di], name, why);
-            else if (shown)
+            if (shown)
                 printf("  %3d: %s", o->dims[di], name);
         }
-        if (shown && !o->full)
+        if (shown)
             printf("\n");
     }
     printf(
@@ -1901,8 +1886,8 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
         }
         Config chosen[2];
         for (int layer = 0; layer < 2; ++layer) {
-            chosen[layer] = predict(treeFor(model, width[layer + 1]), inputs[i].feature,
-                                    width[layer + 1], NULL, 0);
+            chosen[layer] =
+                predict(treeFor(model, width[layer + 1]), inputs[i].feature, width[layer + 1]);
             for (int di = 0; di < o->dimCount; ++di)
                 if (o->dims[di] == width[layer + 1])
                     chosen[layer] = results[i * o->dimCount + di].kept;
@@ -2960,8 +2945,6 @@ static int parseFlags(int argc, char** argv, Options* o) {
         const char* arg = argv[i];
         if (strcmp(arg, "--small") == 0)
             o->small = 1;
-        else if (strcmp(arg, "--full") == 0)
-            o->full = 1;
         else if (strcmp(arg, "--train") == 0)
             o->train = 1;
         else if (strcmp(arg, "--model") == 0) {
