@@ -877,12 +877,11 @@ static float timeMs(void (*launch)(const void*), const void* ctx, cudaStream_t s
         CUDA_CHECK(cudaGraphUpload(exec, stream));
     }
     CUDA_CHECK(cudaEventRecord(start, stream));
-    if (graph) {
+    if (graph)
         CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    } else {
+    else
         for (int i = 0; i < runs; ++i)
             launch(ctx);
-    }
     CUDA_CHECK(cudaEventRecord(stop, stream));
     CUDA_CHECK(cudaEventSynchronize(stop));
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
@@ -1025,8 +1024,9 @@ static int buildConfigs(int dim, int small, Config* out) {
                                               kVChoices[v], S);
     return count;
 }
-static void configName(Config c, char* out, size_t cap) {
+static const char* configName(Config c, char* out, size_t cap) {
     snprintf(out, cap, "W%d F%d V%d S%d", c.W, c.F, c.V, c.S);
+    return out;
 }
 // Where c stands among count configurations; -1 when it is not one of them.
 static int findConfig(const Config* configs, int count, Config c) {
@@ -1190,9 +1190,8 @@ static double perfOf(const DimResult* r, Config c) {
 // One row of an input's table: GFLOP/s of cuSPARSE, the basic kernel and the best configuration
 // (the one timing picked, in braces), then ratios over cuSPARSE and over the best.
 static void printDimRow(const Input* in, const DimResult* r, Config predicted) {
-    char best[32] = "none";
-    if (r->best >= 0)
-        configName(r->configs[r->best], best, sizeof(best));
+    char name[32];
+    const char* best = r->best >= 0 ? configName(r->configs[r->best], name, sizeof(name)) : "none";
     const float bestMs = r->best >= 0 ? r->ms[r->best] : 0.0f;
     const Config untuned = makeConfig(kDefaultW, kDefaultF, kDefaultV, kDefaultS);
     const int dflt = findConfig(r->configs, r->configCount, untuned);
@@ -1362,8 +1361,7 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
                 ++count;
             }
         }
-        if (perFamily)
-            perFamily[f] = geomean(logs, count);
+        perFamily[f] = geomean(logs, count);
         all += logs;
         allCount += count;
     }
@@ -1438,10 +1436,8 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
         printf("~ %-14s winners", graphs[g].name);
         for (int di = 0; di < o->dimCount; ++di) {
             const DimResult* r = &results[di];
-            char name[32] = "none";
-            if (r->best >= 0)
-                configName(r->configs[r->best], name, sizeof(name));
-            printf(" {%s}", name);
+            char name[32];
+            printf(" {%s}", r->best >= 0 ? configName(r->configs[r->best], name, 32) : "none");
             memcpy(sets[di].x + (size_t)g * kFeatures, graphs[g].feature,
                    sizeof(graphs[g].feature));
             for (int c = 0; c < r->configCount; ++c)
@@ -1557,13 +1553,12 @@ static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, flo
             first = first < 0 ? i : first;
         }
     }
-    if (bad > 0) {
+    if (bad > 0)
         fprintf(stderr,
                 "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound "
                 "%.3g)\n",
                 variant, bad, first / gcn->width[2], first % gcn->width[2], hostZ[first],
                 want[first], bound[first]);
-    }
     return bad == 0;
 }
 // The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the
@@ -1631,10 +1626,9 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
             ms[run] = timeMs(launchGcn, &gcn, stream, kWarmupRuns, kTimedRuns, 0);
     }
     char picks[2][32];
-    configName(chosen[0], picks[0], sizeof(picks[0]));
-    configName(chosen[1], picks[1], sizeof(picks[1]));
     *speedup = ratio(ms[0], ms[1]);
-    printf("~ GCN %-18s {%-12s} {%-12s} %-7s %10.4f %10.4f %7.2f\n", in->name, picks[0], picks[1],
+    printf("~ GCN %-18s {%-12s} {%-12s} %-7s %10.4f %10.4f %7.2f\n", in->name,
+           configName(chosen[0], picks[0], 32), configName(chosen[1], picks[1], 32),
            failures == 0 ? "yes" : "NO", ms[0], ms[1], *speedup);
     for (int layer = 0; layer < 2; ++layer)
         cusparseOperands(&gcn.agg[layer], 0);
@@ -1697,9 +1691,8 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
             const int k = i * o->dimCount + di;
             char name[32];
             predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di]);
-            configName(predicted[k], name, sizeof(name));
             if (shown)
-                printf("  %3d: %s", o->dims[di], name);
+                printf("  %3d: %s", o->dims[di], configName(predicted[k], name, sizeof(name)));
         }
         if (shown)
             printf("\n");
@@ -1845,14 +1838,11 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     for (int i = 0; i < count; ++i) {
         const int k = i * o->dimCount;
         const int wrong = sweepInput(&inputs[i], o, handle, stream, &predicted[k], &results[k]);
+        printf("%s (nnz %d): ", inputs[i].name, inputs[i].a.nnz);
         if (wrong == 0)
-            printf(
-                "%s (nnz %d): every configuration, the basic kernel and cuSPARSE's two match the "
-                "CPU\n",
-                inputs[i].name, inputs[i].a.nnz);
+            puts("every configuration, the basic kernel and cuSPARSE's two match the CPU");
         else
-            printf("%s (nnz %d): %d variants fail their check (stderr names them)\n",
-                   inputs[i].name, inputs[i].a.nnz, wrong);
+            printf("%d variants fail their check (stderr names them)\n", wrong);
         for (int di = 0; di < inputs[i].sweepDims; ++di)
             printDimRow(&inputs[i], &results[k + di], predicted[k + di]);
         failures += wrong;
