@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,6 +367,15 @@ static int verdict(int failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
     puts(failures > 0 ? "FAIL" : "PASS");
     return failures > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+// One line on stderr: why a flag or an input is refused. Returns 0, the refusing caller's answer.
+static int refuse(const char* why, ...) {
+    va_list args;
+    va_start(args, why);
+    vfprintf(stderr, why, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return 0;
 }
 static double geomean(double logSum, int count) {
     return count > 0 ? exp(logSum / count) : 0.0;
@@ -923,11 +933,9 @@ static int gpuFits(const Input* inputs, int count, int maxDim) {
     for (int i = 0; i < count; ++i) {
         const Csr* a = &inputs[i].a;
         const double need = 96.0 * a->nnz + 24.0 * a->n + 4.0 * maxDim * (a->cols + 3.0 * a->n);
-        if (need > (double)freeBytes) {
-            fprintf(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free\n",
-                    inputs[i].name, need, freeBytes);
-            return 0;
-        }
+        if (need > (double)freeBytes)
+            return refuse("%s: needs about %.0f bytes of GPU memory, the GPU has %zu free",
+                          inputs[i].name, need, freeBytes);
     }
     return 1;
 }
@@ -2933,32 +2941,24 @@ static int parseFlags(int argc, char** argv, Options* o) {
     o->paths = argv + 1;  // the paths are gathered at the front of argv's tail
     for (int i = 1; i < argc; ++i) {
         const char* arg = argv[i];
+        if (strcmp(arg, "--model") == 0 && i + 1 >= argc)
+            return refuse("flag --model: needs a path");
         if (strcmp(arg, "--small") == 0)
             o->small = 1;
         else if (strcmp(arg, "--train") == 0)
             o->train = 1;
-        else if (strcmp(arg, "--model") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "flag --model: needs a path\n");
-                return 0;
-            }
+        else if (strcmp(arg, "--model") == 0)
             o->modelPath = argv[++i];
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", arg);
-            return 0;
-        } else {  // a path
+        else if (arg[0] == '-' && arg[1] != '\0')
+            return refuse("flag %s: unknown (--help lists every flag)", arg);
+        else  // a path
             o->paths[o->pathCount++] = argv[i];
-        }
     }
-    if (o->train && (o->small || o->pathCount > 0)) {
-        fprintf(stderr,
-                "flag --train: trains on its own generated family (not with --small or files)\n");
-        return 0;
-    }
-    if (o->small && o->pathCount > 0) {
-        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no files\n");
-        return 0;
-    }
+    if (o->train && (o->small || o->pathCount > 0))
+        return refuse(
+            "flag --train: trains on its own generated family (not with --small or files)");
+    if (o->small && o->pathCount > 0)
+        return refuse("flag --small: chooses its own inputs, so it takes no files");
     o->dimCount = o->small ? 2 : 5;
     memcpy(o->dims, o->small ? kSmallDims : kDefaultDims, (size_t)o->dimCount * sizeof(int));
     return 1;
@@ -2992,10 +2992,8 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
     *count = 0;
     for (int p = 0; p < (o->pathCount > 0 ? o->pathCount : 1); ++p) {
         const char* path = o->pathCount > 0 ? o->paths[p] : kDataPath;
-        if (o->pathCount == 0 && access(path, F_OK) != 0 && errno == ENOENT) {
-            fprintf(stderr, "%s: cannot open: %s (%s)\n", path, strerror(ENOENT), kWrongFolder);
-            return 0;
-        }
+        if (o->pathCount == 0 && access(path, F_OK) != 0 && errno == ENOENT)
+            return refuse("%s: cannot open: %s (%s)", path, strerror(ENOENT), kWrongFolder);
         Csr* a = addInput(
             inputs, count,
             o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
