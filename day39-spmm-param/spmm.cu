@@ -1130,9 +1130,8 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     const int n = in->a.n, k = in->a.cols;
     const int warmups = training ? kTrainWarmupRuns : kWarmupRuns;
     const int runs = training ? kTrainTimedRuns : kTimedRuns;
-    int maxDim = 0, failures = 0;
-    for (int di = 0; di < in->sweepDims; ++di)
-        maxDim = o->dims[di] > maxDim ? o->dims[di] : maxDim;
+    const int maxDim = o->dims[in->sweepDims - 1];  // the dims ascend
+    int failures = 0;
     const int refDim = training ? o->dims[0] : maxDim;
     // B (k x dim, at most maxDim), then the CPU's want and tol (n x refDim).
     float* B = (float*)checkedMalloc(((size_t)k * maxDim + 2 * (size_t)n * refDim) * sizeof(float));
@@ -1330,14 +1329,15 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     return id;
 }
 // end snippet
-// Fits one tree on the graphs whose family is not `without` (-1: all of them).
-static void fitTree(const TrainSet* set, const int* family, int without, int maxDepth, Tree* tree) {
+// Fits one tree on the graphs whose family is not `without` (-1: all of them); graph g is of family
+// g / kFamilyMembers, the order trainMain makes them in.
+static void fitTree(const TrainSet* set, int without, int maxDepth, Tree* tree) {
     int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
     KeyOf* scratch = (KeyOf*)checkedMalloc((size_t)set->samples * sizeof(KeyOf));
     double* sums = (double*)checkedCalloc((size_t)2 * set->configCount + 2, sizeof(double));
     int count = 0;
     for (int g = 0; g < set->samples; ++g)
-        if (family[g] != without)
+        if (g / kFamilyMembers != without)
             samples[count++] = g;
     memset(tree, 0, sizeof(*tree));
     tree->dim = set->dim;
@@ -1350,7 +1350,7 @@ static void fitTree(const TrainSet* set, const int* family, int without, int max
 // Leave one family out: for each family, fit on the other seven and score the trees on the family
 // they never saw; the geometric mean over every graph and dim is the honest estimate of how the
 // decider does on a kind of matrix that is not in its training set.
-static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* family, int maxDepth,
+static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, int maxDepth,
                                 double* perFamily) {
     double all = 0.0;
     int allCount = 0;
@@ -1359,9 +1359,9 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, const int* f
         int count = 0;
         for (int di = 0; di < dimCount; ++di) {
             Tree held;
-            fitTree(&sets[di], family, f, maxDepth, &held);
+            fitTree(&sets[di], f, maxDepth, &held);
             for (int g = 0; g < sets[di].samples; ++g) {
-                if (family[g] != f)
+                if (g / kFamilyMembers != f)
                     continue;
                 const Config c = predict(&held, sets[di].x + (size_t)g * kFeatures, held.dim);
                 const int k = findConfig(sets[di].configs, sets[di].configCount, c);
@@ -1834,8 +1834,7 @@ static int gpuPart(const Options* o, Input* inputs, int count, const Config* pre
     CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
     CUSPARSE_CHECK(cusparseCreate(&handle));
     CUSPARSE_CHECK(cusparseSetStream(handle, stream));
-    const size_t cells = (size_t)count * o->dimCount;
-    DimResult* results = (DimResult*)checkedCalloc(cells, sizeof(DimResult));
+    DimResult* results = (DimResult*)checkedCalloc((size_t)count * o->dimCount, sizeof(DimResult));
     int failures = 0;
     printf(
         "GFLOP/s = 2 nnz dim / time; then the speedups of the best configuration, the basic kernel "
@@ -2810,6 +2809,7 @@ static char* nextModelLine(MmLines* r, int* err, char** tok, int* n, Model* m) {
         if (*n > 0)
             return s;
     }
+    r->line += !*err;  // at the end: the line after the last, for "the file ends ..."
     return NULL;
 }
 static int parseInt(const char* s, int lo, int hi, int* out) {
@@ -2880,12 +2880,8 @@ static int parseModel(MmLines* r, Model* m) {
         return mmFail(r, "not a decider model (want the line: %s)", kModelHeader);
     }
     for (;;) {
-        if (!nextModelLine(r, &err, tok, &n, m)) {
-            if (err)
-                return 1;
-            ++r->line;  // the line after the last
-            return mmFail(r, "the file ends without the end line (cut short?)");
-        }
+        if (!nextModelLine(r, &err, tok, &n, m))
+            return err ? 1 : mmFail(r, "the file ends without the end line (cut short?)");
         if (strcmp(tok[0], "end") == 0 && n == 1)
             break;
         if (m->treeCount == kMaxDims)
@@ -2901,13 +2897,10 @@ static int parseModel(MmLines* r, Model* m) {
                 return mmFail(r, "a second tree for dim %d", tree->dim);
         ++m->treeCount;
         for (int id = 0; id < tree->nodeCount; ++id) {
-            if (!nextModelLine(r, &err, tok, &n, m)) {
-                if (err)
-                    return 1;
-                ++r->line;
-                return mmFail(r, "the file ends inside the tree for dim %d (%d of %d nodes)",
-                              tree->dim, id, tree->nodeCount);
-            }
+            if (!nextModelLine(r, &err, tok, &n, m))
+                return err ? 1
+                           : mmFail(r, "the file ends inside the tree for dim %d (%d of %d nodes)",
+                                    tree->dim, id, tree->nodeCount);
             if (parseNode(r, tok, n, tree, id) != 0)
                 return 1;
         }
@@ -2998,10 +2991,8 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
             inputs, count,
             o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
             "%.100s%s", path, o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
-        if (!csrFromFile(path, o->dims[o->dimCount - 1], a)) {
-            --*count;
-            return 0;
-        }
+        if (!csrFromFile(path, o->dims[o->dimCount - 1], a))
+            return 0;  // a left empty, which freeInputs passes over
     }
     if (o->pathCount == 0) {
         const int small = o->small, comm = kCommunityN[small], rows = kRectRows[small];
@@ -3065,7 +3056,6 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
 static int trainMain(const Options* o) {
     const int count = kFamilyCount * kFamilyMembers;
     Input* graphs = (Input*)checkedCalloc((size_t)count, sizeof(Input));
-    int family[kFamilyCount * kFamilyMembers];
     printf(
         "Training the decider on %d generated graphs: %d families x %d members, none of them an "
         "input of the lesson\n",
@@ -3073,7 +3063,6 @@ static int trainMain(const Options* o) {
     for (int g = 0; g < count; ++g) {
         generateTrainGraph(g / kFamilyMembers, g % kFamilyMembers, &graphs[g]);
         graphs[g].sweepDims = o->dimCount;
-        family[g] = g / kFamilyMembers;
         analyseInput(&graphs[g]);
         const double* f = graphs[g].feature;
         printf("  %-14s n %8.0f nnz %8.0f d_hat %6.1f cv_hat %5.2f pr_2 %.3f  %s\n", graphs[g].name,
@@ -3102,7 +3091,7 @@ static int trainMain(const Options* o) {
         for (int di = 0; di < o->dimCount; ++di)
             sets[di].features = kFeatureCount + use;
         for (int d = 1; d <= kMaxTreeDepth; ++d) {
-            lofo[use][d] = leaveOneFamilyOut(sets, o->dimCount, family, d, perFamily);
+            lofo[use][d] = leaveOneFamilyOut(sets, o->dimCount, d, perFamily);
             depth[use] = lofo[use][d] > lofo[use][depth[use]] ? d : depth[use];
         }
         printf("~ leave one family out, %d features, depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f\n",
@@ -3111,7 +3100,7 @@ static int trainMain(const Options* o) {
     }
     for (int di = 0; di < o->dimCount; ++di)
         sets[di].features = kFeatureCount + extra;
-    const double kept = leaveOneFamilyOut(sets, o->dimCount, family, depth[extra], perFamily);
+    const double kept = leaveOneFamilyOut(sets, o->dimCount, depth[extra], perFamily);
     printf("~ kept: %d features at depth %d; each family left out:", kFeatureCount + extra,
            depth[extra]);
     for (int f = 0; f < kFamilyCount; ++f) {
@@ -3119,7 +3108,7 @@ static int trainMain(const Options* o) {
         worst = perFamily[f] < worst ? perFamily[f] : worst;
     }
     for (int di = 0; di < o->dimCount; ++di) {
-        fitTree(&sets[di], family, -1, depth[extra], &model.trees[model.treeCount]);
+        fitTree(&sets[di], -1, depth[extra], &model.trees[model.treeCount]);
         printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
         free(sets[di].x);
         free(sets[di].perf);
