@@ -1314,13 +1314,12 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     if (bestFeature < 0)
         return id;
     int left = 0;  // partition: the samples at or below the threshold first
-    for (int i = 0; i < count; ++i) {
+    for (int i = 0; i < count; ++i)
         if (set->x[(size_t)samples[i] * kFeatures + bestFeature] <= bestThreshold) {
             const int t = samples[left];
             samples[left++] = samples[i];
             samples[i] = t;
         }
-    }
     tree->nodes[id].feature = bestFeature;
     tree->nodes[id].threshold = bestThreshold;
     tree->nodes[id].left = growTree(set, samples, left, depth + 1, maxDepth, tree, scratch, sums);
@@ -1555,12 +1554,11 @@ static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, flo
     CUDA_CHECK(cudaMemcpy(hostZ, gcn->aggregated[1], (size_t)count * sizeof(float),
                           cudaMemcpyDeviceToHost));
     long long bad = 0, first = -1;
-    for (long long i = 0; i < count; ++i) {
+    for (long long i = 0; i < count; ++i)
         if (!(fabs((double)hostZ[i] - want[i]) <= bound[i] + 1e-30)) {
             bad += 1;
             first = first < 0 ? i : first;
         }
-    }
     if (bad > 0)
         fprintf(stderr,
                 "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound "
@@ -2620,8 +2618,8 @@ static void generateMesh(int side, int dims, int box, Csr* a) {
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int id = 0; id < n; ++id) {
         const int x = id % side, y = (id / side) % side, z = dims == 3 ? id / (side * side) : 0;
-        for (int dz = -reach; dz <= reach; ++dz) {
-            for (int dy = -1; dy <= 1; ++dy) {
+        for (int dz = -reach; dz <= reach; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
                 for (int dx = -1; dx <= 1; ++dx) {
                     const int nx = x + dx, ny = y + dy, nz = z + dz;
                     const int nb = nx + side * (ny + side * nz);
@@ -2630,8 +2628,6 @@ static void generateMesh(int side, int dims, int box, Csr* a) {
                     if ((box || (dx != 0) + (dy != 0) + (dz != 0) <= 1) && inside && nb >= id)
                         addEdge(&t, id, nb);
                 }
-            }
-        }
     }
     csrFromTriples(n, n, &t, a);
 }
@@ -2695,7 +2691,7 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
     const int half = n / 2, pool = bipartite ? n - half : n;
     const uint64_t shared = seed;
     Triples t = {0, 0, NULL, NULL, NULL};
-    for (int u = 0; u < (bipartite ? half : n); ++u) {
+    for (int u = 0; u < (bipartite ? half : n); ++u)
         for (int k = 0; k < perVertex; ++k) {
             const double r =
                 unit01(site > 0 && k % 2 == 0 ? hash64(shared ^ ((uint64_t)(u / site) << 8 | k))
@@ -2710,7 +2706,6 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
             addEdge(&t, u,
                     bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
         }
-    }
     csrFromTriples(n, n, &t, a);
 }
 // snippet: training-family
