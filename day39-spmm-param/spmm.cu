@@ -810,14 +810,12 @@ static void analyseInput(Input* in) {
 // end snippet
 
 // ---------------------------------------------------------------- timing and launchers
-static int vIndex(int V) {
-    return V == 1 ? 0 : V == 2 ? 1 : 2;
-}
 // snippet: launch-engine
 static void launchEngine(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
     const Config c = call->cfg;
-    const Pcsr* q = &call->input->pcsr[vIndex(c.V)];
+    const int v = c.V / 2;  // V = 1, 2, 4: the PCSR and the engines of index 0, 1, 2
+    const Pcsr* q = &call->input->pcsr[v];
     const Cut* cut = &q->cut[c.S];
     const int n = call->input->a.n;
     if (cut->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
@@ -834,7 +832,7 @@ static void launchEngine(const void* p) {
     const dim3 grid(ceilDiv(cut->units, c.W), ceilDiv(call->dim, kWarpSize * c.F));
     // Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple.
     const int packed = c.F % 4 == 0 ? call->dim % 4 == 0 : c.F % 2 == 0 && call->dim % 2 == 0;
-    kEngines[vIndex(c.V)][c.F - 1]<<<grid, kWarpSize * c.W, 0, call->stream>>>(
+    kEngines[v][c.F - 1]<<<grid, kWarpSize * c.W, 0, call->stream>>>(
         cut->units, cut->unitStart, cut->unitPanel, q->vecCol, q->vecVal, call->input->B,
         call->input->C, n, call->dim, packed);
     CUDA_CHECK(cudaGetLastError());
@@ -1690,18 +1688,17 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
         model->path, model->provenance[0] ? model->provenance : "an unnamed GPU",
         model->lofo[0] ? model->lofo : "unknown");
     for (int i = 0; i < count; ++i) {
-        const int shown = inputs[i].reorderedFrom < 0;
+        const int shown = inputs[i].reorderedFrom < 0;  // a reordered copy's picks go unprinted
         if (shown)
             printf("  %-18s", inputs[i].name);
         for (int di = 0; di < o->dimCount; ++di) {
-            const int k = i * o->dimCount + di;
+            Config* pick = &predicted[i * o->dimCount + di];
             char name[32];
-            predicted[k] = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di]);
+            *pick = predict(treeFor(model, o->dims[di]), inputs[i].feature, o->dims[di]);
             if (shown)
-                printf("  %3d: %s", o->dims[di], configName(predicted[k], name, sizeof(name)));
+                printf("  %3d: %s%s", o->dims[di], configName(*pick, name, sizeof(name)),
+                       di + 1 == o->dimCount ? "\n" : "");
         }
-        if (shown)
-            printf("\n");
     }
     printf(
         "Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d "
@@ -2728,9 +2725,8 @@ static void generateTrainGraph(int family, int member, Input* in) {
     const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
     const double r1 = stratified(family, member, 1);
     const double r2 = stratified(family, member, 2);
-    const double r3 = stratified(family, member, 3);
     int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
-    const int shuffle = r3 < 0.35;  // a third of the members have their ids scattered
+    const int shuffle = stratified(family, member, 3) < 0.35;  // a third: ids scattered
     Csr* a = &in->a;
     char shape[64] = "";
     if (family == 0 && member % 2 == 0) {
@@ -2964,15 +2960,6 @@ static Csr* addInput(Input* inputs, int* count, const char* name, const char* ab
     gMemoryFor = in->name;
     return &in->a;
 }
-static void addReordered(Input* inputs, int* count, int from, const Options* o) {
-    char name[48];
-    snprintf(name, sizeof(name), "%.36s-rcm", inputs[from].name);
-    int* newId = rcmOrder(&inputs[from].a);
-    permuteCsr(&inputs[from].a, newId, 0, addInput(inputs, count, name, ""));
-    free(newId);
-    inputs[*count - 1].reorderedFrom = from;
-    inputs[*count - 1].sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
-}
 // The inputs: the files named, or the word graph and the six generated ones (and three reordered).
 // Files are read first, so a bad one is refused before anything takes time.
 static int buildInputs(const Options* o, Input* inputs, int* count) {
@@ -3040,8 +3027,15 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
     // The reordered copies; --small skips them: the sanitizers need not see the same kernels twice.
     if (o->pathCount == 0 && !o->small) {
         const int originals = *count;
-        for (int k = 0; k < 3; ++k)
-            addReordered(inputs, count, k == 0 ? 0 : k == 1 ? 1 : originals - 1, o);
+        for (int k = 0; k < 3; ++k) {  // words, kron-18, community-shuffled
+            const int from = k == 0 ? 0 : k == 1 ? 1 : originals - 1;
+            snprintf(name, sizeof(name), "%.36s-rcm", inputs[from].name);
+            int* newId = rcmOrder(&inputs[from].a);
+            permuteCsr(&inputs[from].a, newId, 0, addInput(inputs, count, name, ""));
+            free(newId);
+            inputs[*count - 1].reorderedFrom = from;
+            inputs[*count - 1].sweepDims = o->dimCount < kReorderDims ? o->dimCount : kReorderDims;
+        }
     }
     return 1;
 }
