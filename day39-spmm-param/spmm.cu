@@ -1209,11 +1209,6 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted) {
 }
 
 // ---------------------------------------------------------------- the decider
-// A configuration the sweep's space holds (so the engine is compiled and its PCSR built).
-static int configAllowed(Config c, int dim) {
-    Config space[kMaxConfigs];
-    return findConfig(space, buildConfigs(dim, 0, space), c) >= 0;
-}
 // The tree for dim, or the nearest trained dim's (the wider on a tie): a model trained at 16..256
 // still answers at 48, with F capped at what dim 48 allows.
 static const Tree* treeFor(const Model* m, int dim) {
@@ -1607,8 +1602,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         view[layer] = device;
         view[layer].B = gcn.transformed[layer];
         view[layer].C = gcn.aggregated[layer];
-        SpmmCall* call = &gcn.agg[layer];
-        memset(call, 0, sizeof(*call));
+        SpmmCall* call = &gcn.agg[layer];  // zero, as gcn is
         call->input = &view[layer];
         call->dim = m;
         call->cfg = chosen[layer];
@@ -2659,12 +2653,6 @@ static void generateClusters(int n, int minSize, int maxSize, double inside, int
             addEdge(&t, i, (int)(splitmix64(&seed) % (uint64_t)n));
     csrFromTriples(n, n, &t, a);
 }
-// A draw from P(j) ~ (j + 1)^-skew on 0..pool - 1 (the continuous inverse CDF of x^-skew on
-// [1, pool + 1)): the low ids are the hubs.
-static int powerLaw(double r, int pool, double skew) {
-    const int v = (int)pow(1.0 + r * (pow(pool + 1.0, 1.0 - skew) - 1.0), 1.0 / (1.0 - skew)) - 1;
-    return v < pool ? v : pool - 1;
-}
 // Hubs: `hubs` vertices spread over the ids, each joined to a share of all vertices, over a
 // background of perVertex random edges a vertex (one hub, share 1, none: a star).
 static void generateHubs(int n, int hubs, double share, int perVertex, uint64_t seed, Csr* a) {
@@ -2680,9 +2668,10 @@ static void generateHubs(int n, int hubs, double share, int perVertex, uint64_t 
 }
 // Random graphs: each vertex draws perVertex partners; with window >= n from anywhere (uniform),
 // else within +-window ids (banded); with skew > 0 from a power law P(j) ~ (j + 1)^-skew, whose
-// hubs are the low ids. bipartite: vertices < n/2 draw partners >= n/2 only (a user-item graph).
-// site > 0, a web crawl's locality: the pages of a site (site consecutive ids) make half their
-// draws together (the same for every page of the site), the other half their own.
+// hubs are the low ids (the continuous inverse CDF of x^-skew on [1, pool + 1)). bipartite:
+// vertices < n/2 draw partners >= n/2 only (a user-item graph). site > 0, a web crawl's locality:
+// the pages of a site (site consecutive ids) make half their draws together (the same for every
+// page of the site), the other half their own.
 static void generateRandom(int n, int perVertex, int window, double skew, int bipartite, int site,
                            uint64_t seed, Csr* a) {
     const int half = n / 2, pool = bipartite ? n - half : n;
@@ -2695,7 +2684,7 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
                                               : splitmix64(&seed));
             int v = (int)(r * pool);
             if (skew > 0.0) {
-                v = powerLaw(r, pool, skew);
+                v = (int)pow(1.0 + r * (pow(pool + 1.0, 1.0 - skew) - 1.0), 1.0 / (1.0 - skew)) - 1;
             } else if (window < pool) {
                 v = u + (int)(r * (2 * window + 1)) - window;
                 v = v < 0 ? -v : v >= pool ? 2 * (pool - 1) - v : v;  // reflect at the ends
@@ -2829,7 +2818,8 @@ static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
         node->leaf = makeConfig(w, f, v, s);
         if (!ints)
             return mmFail(r, "leaf W F V S: want integers, W and F 1..8, V 1..4, S 0 or 1");
-        if (!configAllowed(node->leaf, tree->dim))
+        Config space[kMaxConfigs];  // the sweep's: its engines compiled, its PCSRs built
+        if (findConfig(space, buildConfigs(tree->dim, 0, space), node->leaf) < 0)
             return mmFail(r,
                           "leaf configuration W%d F%d V%d S%d is not one this program runs at dim "
                           "%d (retrain: ./spmm --train)",
