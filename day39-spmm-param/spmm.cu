@@ -2887,8 +2887,7 @@ static int parseModel(MmLines* r, Model* m) {
 static int readModel(const char* path, Model* m) {
     memset(m, 0, sizeof(*m));
     snprintf(m->path, sizeof(m->path), "%s", path);
-    MmLines r = {NULL, path, NULL, 1 << 16, 0, 0, 0, 0};
-    r.f = fopen(path, "rb");
+    MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
     if (r.f == NULL) {  // the lesson's own model missing: run from the wrong folder
         const int own = errno == ENOENT && strcmp(path, kDefaultModelPath) == 0;
         fprintf(stderr, "%s: cannot open: %s (%s)\n", path, strerror(errno),
