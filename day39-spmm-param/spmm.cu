@@ -604,10 +604,7 @@ static void cpuReference(const Csr* a, const float* B, int dim, float* want, flo
     double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
     double* mag = acc + dim;
     for (int i = 0; i < a->n; ++i) {
-        for (int k = 0; k < dim; ++k) {
-            acc[k] = 0.0;
-            mag[k] = 0.0;
-        }
+        memset(acc, 0, (size_t)dim * 2 * sizeof(double));  // acc and mag
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
             const double v = a->val[e];
             const float* bRow = B + (size_t)a->colIdx[e] * dim;
@@ -637,8 +634,7 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
     double *tErr = t + (size_t)a->n * m, *mag = tErr + (size_t)a->n * m, *carried = mag + m;
     for (int i = 0; i < a->n; ++i) {
         double *ti = t + (size_t)i * m, *ei = tErr + (size_t)i * m;
-        for (int j = 0; j < m; ++j)
-            mag[j] = 0.0;
+        memset(mag, 0, (size_t)m * sizeof(double));
         for (int q = 0; q < k; ++q) {
             const double x = h[(size_t)i * k + q], e = hErr[(size_t)i * k + q];
             const float* wq = w + (size_t)q * m;
@@ -654,11 +650,8 @@ static void cpuLayer(const Csr* a, const double* h, const double* hErr, int k, c
     for (int i = 0; i < a->n; ++i) {
         const double g = gammaOf(a->rowPtr[i + 1] - a->rowPtr[i] + 2);
         double *yi = y + (size_t)i * m, *ei = yErr + (size_t)i * m;
-        for (int j = 0; j < m; ++j) {
-            yi[j] = 0.0;
-            carried[j] = 0.0;
-            mag[j] = 0.0;
-        }
+        memset(yi, 0, (size_t)m * sizeof(double));
+        memset(mag, 0, (size_t)m * 2 * sizeof(double));  // mag and carried
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
             const double v = a->val[e];
             const double *tc = t + (size_t)a->colIdx[e] * m, *ec = tErr + (size_t)a->colIdx[e] * m;
@@ -1247,8 +1240,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
                     Tree* tree, KeyOf* scratch, double* sums) {
     const int id = tree->nodeCount++;
     const int C = set->configCount;
-    double* total = sums;
-    double* prefix = sums + C;
+    double *total = sums, *prefix = sums + C;
     int best = 0, balanced = -1;
     for (int c = 0; c < C; ++c) {
         total[c] = 0.0;
@@ -1272,8 +1264,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
             scratch[i].id = samples[i];
         }
         qsort(scratch, (size_t)count, sizeof(KeyOf), byKey);
-        for (int c = 0; c < C; ++c)
-            prefix[c] = 0.0;
+        memset(prefix, 0, (size_t)C * sizeof(double));
         for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
             for (int c = 0; c < C; ++c)
                 prefix[c] += set->perf[(size_t)scratch[cut - 1].id * C + c];
@@ -1459,8 +1450,7 @@ static int* rcmOrder(const Csr* a) {
     const int n = a->n;
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
     char* seen = (char*)checkedCalloc((size_t)n, 1);
-    KeyOf* byDeg = (KeyOf*)checkedMalloc((size_t)n * sizeof(KeyOf));
-    KeyOf* batch = (KeyOf*)checkedMalloc((size_t)n * sizeof(KeyOf));
+    KeyOf *byDeg = (KeyOf*)checkedMalloc((size_t)n * 2 * sizeof(KeyOf)), *batch = byDeg + n;
     for (int i = 0; i < n; ++i) {
         byDeg[i].key = a->rowPtr[i + 1] - a->rowPtr[i];
         byDeg[i].id = i;
@@ -1495,7 +1485,6 @@ static int* rcmOrder(const Csr* a) {
     free(order);
     free(seen);
     free(byDeg);
-    free(batch);
     return newId;
 }
 // end snippet
@@ -2478,8 +2467,7 @@ static void addEdge(Triples* t, int u, int v) {
 // (row, column) is kept once (an edge drawn twice). The triples are freed.
 static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
     const int keys = n > cols ? n : cols;
-    int* byCol = (int*)checkedMalloc((size_t)t->count * sizeof(int));
-    int* order = (int*)checkedMalloc((size_t)t->count * sizeof(int));
+    int *byCol = (int*)checkedMalloc((size_t)t->count * 2 * sizeof(int)), *order = byCol + t->count;
     long long* start = (long long*)checkedMalloc((size_t)(keys + 1) * sizeof(long long));
     for (int pass = 0; pass < 2; ++pass) {
         const int* key = pass == 0 ? t->col : t->row;
@@ -2512,7 +2500,6 @@ static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
         a->rowPtr[i + 1] += a->rowPtr[i];
     free(start);
     free(byCol);
-    free(order);
     free(t->row);
     free(t->col);
     free(t->val);
