@@ -292,10 +292,10 @@ struct SpmmCall {
     int dim;
     Config cfg;
     cudaStream_t stream;
-    cusparseHandle_t handle;  // cuSPARSE's: handle, descriptors, algorithm, work buffer
+    cusparseHandle_t handle;  // cuSPARSE's: handle, algorithm; what cusparseOperands makes
+    cusparseSpMMAlg_t alg;
     cusparseSpMatDescr_t matA;
     cusparseDnMatDescr_t matB, matC;
-    cusparseSpMMAlg_t alg;
     void* buffer;
 };
 // The CPU's answer on the device (want and tol at pitch refDim) and a counter, for countWrong.
@@ -1118,11 +1118,9 @@ static int sweepInput(const Input* in, const Options* o, cusparseHandle_t handle
     float* reference = (float*)upload(&device, want, 2 * (size_t)n * refDim * sizeof(float));
     Judge judge = {&device, reference, reference + (size_t)n * refDim, refDim, 0, NULL, in->name};
     judge.wrong = (unsigned long long*)upload(&device, NULL, 2 * sizeof(unsigned long long));
-    SpmmCall call;
-    memset(&call, 0, sizeof(call));
-    call.input = &device;
-    call.stream = stream;
-    call.handle = handle;
+    SpmmCall call = {
+        &device, 0,   makeConfig(0, 0, 0, 0), stream, handle, CUSPARSE_SPMM_ALG_DEFAULT, NULL, NULL,
+        NULL,    NULL};
     for (int di = 0; di < in->sweepDims; ++di) {
         DimResult* r = &results[di];
         const int dim = o->dims[di];
@@ -1586,22 +1584,18 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         view[layer] = device;
         view[layer].B = gcn.transformed[layer];
         view[layer].C = gcn.aggregated[layer];
-        SpmmCall* call = &gcn.agg[layer];  // zero, as gcn is
-        call->input = &view[layer];
-        call->dim = m;
-        call->cfg = chosen[layer];
-        call->stream = stream;
-        call->handle = sparse;
-        call->alg = CUSPARSE_SPMM_ALG_DEFAULT;
-        cusparseOperands(call, 1);
+        const SpmmCall call = {
+            &view[layer], m,    chosen[layer], stream, sparse, CUSPARSE_SPMM_ALG_DEFAULT,
+            NULL,         NULL, NULL,          NULL};
+        gcn.agg[layer] = call;
+        cusparseOperands(&gcn.agg[layer], 1);
     }
     float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
-    void (*aggregators[2])(const void*) = {launchCusparse, launchEngine};
     const char* names[2] = {"cuSPARSE", "decider"};
     float ms[2] = {0.0f, 0.0f};
     int failures = 0;
     for (int run = 0; run < 2; ++run) {
-        gcn.aggregate = aggregators[run];
+        gcn.aggregate = run == 0 ? launchCusparse : launchEngine;
         if (!gcnMatches(&gcn, h[2], h[2] + (size_t)n * width[2], hostZ, names[run]))
             ++failures;
         else
