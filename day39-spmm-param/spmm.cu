@@ -1686,8 +1686,10 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
 // per dim (over inputs), then overall; and what the net's timing cost.
 static void printOracleTables(const Options* o, const Input* inputs, int count,
                               const DimResult* results, const Config* predicted) {
-    double dimLog[kMaxDims][3] = {{0}}, all[4] = {0, 0, 0, 0}, minSpeedup = 0.0;
-    double worst[2] = {1.0, 1.0}, spentAll = 0.0, savedAll = 0.0;  // worst input: tree, decider
+    // Sums per input, per dim and overall: the logs of the oracle's speedup, of the tree's share
+    // and of the decider's, then the net's ms spent and saved.
+    double dimSum[kMaxDims][5] = {{0}}, all[5] = {0}, minSpeedup = 0.0;
+    double worst[2] = {1.0, 1.0};  // worst input: tree, decider
     int dimCount[kMaxDims] = {0}, allCount = 0;
     printf(
         "Per input, geometric mean over dims: best configuration over cuSPARSE (the oracle), its "
@@ -1698,7 +1700,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
     for (int i = 0; i < count; ++i) {
         if (inputs[i].reorderedFrom >= 0)
             continue;
-        double logs[3] = {0, 0, 0}, low = 0.0, spent = 0.0, saved = 0.0;
+        double sum[5] = {0}, low = 0.0;
         int n = 0;
         for (int di = 0; di < o->dimCount; ++di) {
             const int at = i * o->dimCount + di;
@@ -1706,15 +1708,13 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
             const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
             if (s <= 0.0)
                 continue;
-            const double v[3] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, r->kept))};
-            for (int k = 0; k < 3; ++k) {
-                logs[k] += v[k];
-                dimLog[di][k] += v[k];
+            const double v[5] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, r->kept)),
+                                 r->netSpentMs, r->netSavedMs};
+            for (int k = 0; k < 5; ++k) {
+                sum[k] += v[k];
+                dimSum[di][k] += v[k];
                 all[k] += v[k];
             }
-            all[3] += v[0] + v[2];  // the decider over cuSPARSE
-            spent += r->netSpentMs;
-            saved += r->netSavedMs;
             low = n == 0 || s < low ? s : low;
             ++n;
             ++dimCount[di];
@@ -1722,18 +1722,16 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
         }
         minSpeedup = minSpeedup == 0.0 || (low > 0.0 && low < minSpeedup) ? low : minSpeedup;
         for (int k = 0; k < 2; ++k)
-            worst[k] = fmin(worst[k], geomean(logs[k + 1], n));
-        printf("~ %-18s %9.2f %6.2f %6.3f %8.3f %7.2f %7.4f\n", inputs[i].name, geomean(logs[0], n),
-               low, geomean(logs[1], n), geomean(logs[2], n), spent, saved);
-        spentAll += spent;
-        savedAll += saved;
+            worst[k] = fmin(worst[k], geomean(sum[k + 1], n));
+        printf("~ %-18s %9.2f %6.2f %6.3f %8.3f %7.2f %7.4f\n", inputs[i].name, geomean(sum[0], n),
+               low, geomean(sum[1], n), geomean(sum[2], n), sum[3], sum[4]);
     }
     printf(
         "Per dim, geometric mean over the inputs\n"
         "  dim                best/cuSP          tree  decider\n");
     for (int di = 0; di < o->dimCount; ++di)
-        printf("~ %-18d %9.2f %6s %6.3f %8.3f\n", o->dims[di], geomean(dimLog[di][0], dimCount[di]),
-               "", geomean(dimLog[di][1], dimCount[di]), geomean(dimLog[di][2], dimCount[di]));
+        printf("~ %-18d %9.2f %6s %6.3f %8.3f\n", o->dims[di], geomean(dimSum[di][0], dimCount[di]),
+               "", geomean(dimSum[di][1], dimCount[di]), geomean(dimSum[di][2], dimCount[di]));
     printf("headline: oracle_vs_cusparse_geomean = %.2f\n", geomean(all[0], allCount));
     printGoal("best configuration >= 1.0x cuSPARSE on every (input, dim)", 1.0,
               "oracle_vs_cusparse_min", minSpeedup, 2);
@@ -1742,12 +1740,12 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
     printf(
         "~ safety net (the tree's pick timed against W%d F%d V%d S%d): %.1f ms spent, %.4f ms "
         "saved a call at each dim: pays for itself after %.0f such calls\n",
-        kNetW, kNetF, kNetV, kNetS, spentAll, savedAll, savedAll > 0.0 ? spentAll / savedAll : 0.0);
+        kNetW, kNetF, kNetV, kNetS, all[3], all[4], all[4] > 0.0 ? all[3] / all[4] : 0.0);
     printGoal("decider >= 0.97 of the oracle, geometric mean over inputs x dims", 0.97,
               "decider_vs_oracle_geomean", geomean(all[2], allCount), 3);
     printGoal("decider >= 0.8 of the oracle on every input", 0.8, "decider_vs_oracle_min", worst[1],
               3);
-    printf("headline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[3], allCount));
+    printf("headline: decider_vs_cusparse_geomean = %.2f\n", geomean(all[0] + all[2], allCount));
 }
 // end snippet
 // The paper's Table 6: over cuSPARSE on the ids as given, cuSPARSE and the best configuration on
