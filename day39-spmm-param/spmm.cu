@@ -195,7 +195,10 @@ static const long long kHostBytesPerRow = 48, kHostBytesPerEntry = 128;
     } while (0)
 
 // ---------------------------------------------------------------- types
-// CSR with sorted, unique column indices in every row.
+// CSR with sorted, unique column indices in every row. On the host its arrays are one block,
+// freed with rowPtr (a PCSR's too, and a cut's: freed with panelPtr, unitStart), which holds ints
+// and floats alike.
+static_assert(sizeof(float) == sizeof(int), "a host block's floats take an int's place");
 struct Csr {
     int n, cols, nnz;      // n rows (m), cols columns (k): B is k x dim
     int *rowPtr, *colIdx;  // n + 1; nnz
@@ -697,9 +700,10 @@ static void cutPanels(Pcsr* p, int S) {
             }
         }
         if (pass == 0) {
-            c->unitStart = (int*)checkedMalloc((size_t)(c->units + 1) * sizeof(int));
-            c->unitPanel = (int*)checkedMalloc((size_t)(c->units + 1) * sizeof(int));
-            c->zeroPanels = (int*)checkedMalloc((size_t)(c->zeroCount + 1) * sizeof(int));
+            c->unitStart =
+                (int*)checkedMalloc(((size_t)c->units * 2 + c->zeroCount + 3) * sizeof(int));
+            c->unitPanel = c->unitStart + c->units + 1;
+            c->zeroPanels = c->unitPanel + c->units + 1;
         }
     }
     c->unitStart[c->units] = p->vectors;
@@ -715,10 +719,11 @@ static void buildPcsr(const Csr* a, int V, Pcsr* p) {
     memset(p, 0, sizeof(*p));
     p->V = V;
     p->panels = ceilDiv(a->n, V);
-    p->panelPtr = (int*)checkedMalloc((size_t)(p->panels + 1) * sizeof(int));
-    // A vector holds at least one entry, so there are at most nnz of them.
-    p->vecCol = (int*)checkedMalloc((size_t)(a->nnz + 1) * sizeof(int));
-    p->vecVal = (float*)checkedMalloc((size_t)(a->nnz + 1) * V * sizeof(float));
+    // The three arrays in one block; a vector holds at least one entry, so there are at most nnz.
+    p->panelPtr =
+        (int*)checkedMalloc((p->panels + 1 + (a->nnz + 1) * (size_t)(1 + V)) * sizeof(int));
+    p->vecCol = p->panelPtr + p->panels + 1;
+    p->vecVal = (float*)(p->vecCol + a->nnz + 1);
     for (int q = 0; q < p->panels; ++q) {
         p->panelPtr[q] = p->vectors;
         for (int k = 0; k < V; ++k) {
@@ -2414,21 +2419,13 @@ static float edgeValue(int u, int v) {
     const uint64_t lo = (uint64_t)(u < v ? u : v), hi = (uint64_t)(u < v ? v : u);
     return 0.25f * (float)(1 + (hash64((lo << 32 | hi) ^ kSeedValues) >> 61));
 }
-static void freeCsr(Csr* a) {
-    free(a->rowPtr);
-    free(a->colIdx);
-    free(a->val);
-}
 static void freeInputs(Input* inputs, int count) {
     for (int i = 0; i < count; ++i) {
-        freeCsr(&inputs[i].a);
+        free(inputs[i].a.rowPtr);
         for (int v = 0; v < kVCount; ++v) {
-            Pcsr* p = &inputs[i].pcsr[v];
-            void* held[] = {p->panelPtr,         p->vecCol,           p->vecVal,
-                            p->cut[0].unitStart, p->cut[0].unitPanel, p->cut[0].zeroPanels,
-                            p->cut[1].unitStart, p->cut[1].unitPanel, p->cut[1].zeroPanels};
-            for (int k = 0; k < 9; ++k)
-                free(held[k]);
+            free(inputs[i].pcsr[v].panelPtr);
+            free(inputs[i].pcsr[v].cut[0].unitStart);
+            free(inputs[i].pcsr[v].cut[1].unitStart);
         }
     }
     free(inputs);
@@ -2476,9 +2473,9 @@ static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
     a->n = n;
     a->cols = cols;
     a->nnz = 0;
-    a->rowPtr = (int*)checkedCalloc((size_t)n + 1, sizeof(int));
-    a->colIdx = (int*)checkedMalloc((size_t)(t->count + 1) * sizeof(int));
-    a->val = (float*)checkedMalloc((size_t)(t->count + 1) * sizeof(float));
+    a->rowPtr = (int*)checkedCalloc((size_t)n + 1 + ((size_t)t->count + 1) * 2, sizeof(int));
+    a->colIdx = a->rowPtr + n + 1;
+    a->val = (float*)(a->colIdx + t->count + 1);
     for (long long k = 0; k < t->count; ++k) {
         const int e = order[k];
         const int prev = k > 0 ? order[k - 1] : -1;
@@ -2551,7 +2548,7 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
             addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
     const int n = a->n;
     if (out == a)
-        freeCsr(a);
+        free(a->rowPtr);
     free(perm);
     csrFromTriples(n, n, &t, out);
 }
