@@ -1430,8 +1430,7 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
             memcpy(sets[di].x + (size_t)g * kFeatures, graphs[g].feature,
                    sizeof(graphs[g].feature));
             for (int c = 0; c < r->configCount; ++c)
-                sets[di].perf[(size_t)g * r->configCount + c] =
-                    logPerf(r->best >= 0 && r->ms[c] > 0.0f ? r->ms[r->best] / r->ms[c] : 0.0);
+                sets[di].perf[(size_t)g * r->configCount + c] = logPerf(perfOf(r, r->configs[c]));
         }
         printf("; %.0f s\n", difftime(time(NULL), started));
         fflush(stdout);
@@ -2507,16 +2506,15 @@ static int csrFromFile(const char* path, int maxDim, Csr* a) {
     const double need = (kHostBytesPerRow + 8.0 * maxDim) * ((double)mm.rows + mm.cols) +
                         (double)kHostBytesPerEntry * mm.entries;
     const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
-    if (mm.entries == 0 || need > have) {
-        if (mm.entries == 0)
-            fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows,
-                    mm.cols);
-        else
-            fprintf(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f\n",
-                    path, need, have);
+    const int empty = mm.entries == 0;
+    if (empty || need > have)
         mmFree(&mm);
-        return 0;
-    }
+    if (empty)
+        return refuse("%s: needs at least one entry, got %d x %d with none", path, mm.rows,
+                      mm.cols);
+    if (need > have)
+        return refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path,
+                      need, have);
     int allEqual = 1;
     for (int e = 1; e < mm.entries && allEqual; ++e)
         allEqual = mm.entry[e].val == mm.entry[0].val;
@@ -2770,7 +2768,7 @@ static int parseInt(const char* s, int lo, int hi, int* out) {
 }
 // One node line into tree->nodes[id].
 static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
-    int got = -1, w = 0, f = 0, v = 0, s = 0, left = 0, right = 0;
+    int got = -1, w = 0, f = 0, v = 0, s = 0;
     TreeNode* node = &tree->nodes[id];
     if (n != 6 || !parseInt(tok[0], 0, kMaxTreeNodes, &got) ||
         (strcmp(tok[1], "leaf") && strcmp(tok[1], "split")))
@@ -2802,13 +2800,11 @@ static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
     node->threshold = strtod(tok[3], &end);
     if (end == tok[3] || *end != '\0' || !isfinite(node->threshold))
         return mmFail(r, "threshold %s is not a finite number", tok[3]);
-    if (!parseInt(tok[4], id + 1, tree->nodeCount - 1, &left) ||
-        !parseInt(tok[5], id + 1, tree->nodeCount - 1, &right))
+    if (!parseInt(tok[4], id + 1, tree->nodeCount - 1, &node->left) ||
+        !parseInt(tok[5], id + 1, tree->nodeCount - 1, &node->right))
         return mmFail(r,
                       "children %s and %s must be nodes %d..%d (after this one, inside the tree)",
                       tok[4], tok[5], id + 1, tree->nodeCount - 1);
-    node->left = left;
-    node->right = right;
     return 0;
 }
 // The trees, each after its tree line, up to the end line.
@@ -2866,9 +2862,8 @@ static int readModel(const char* path, Model* m) {
     MmLines r = {fopen(path, "rb"), path, NULL, 1 << 16, 0, 0, 0, 0};
     if (r.f == NULL) {  // the lesson's own model missing: run from the wrong folder
         const int own = errno == ENOENT && strcmp(path, kDefaultModelPath) == 0;
-        fprintf(stderr, "%s: cannot open: %s (%s)\n", path, strerror(errno),
-                own ? kWrongFolder : "./spmm --train writes it");
-        return 1;
+        return !refuse("%s: cannot open: %s (%s)", path, strerror(errno),
+                       own ? kWrongFolder : "./spmm --train writes it");
     }
     r.buf = (char*)checkedMalloc((size_t)r.cap);
     const int failed = parseModel(&r, m);
