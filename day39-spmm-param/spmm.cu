@@ -812,10 +812,9 @@ static void analyseInput(Input* in) {
 static void launchEngine(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
     const Config c = call->cfg;
-    const int v = c.V / 2;  // V = 1, 2, 4: the PCSR and the engines of index 0, 1, 2
+    const int v = c.V / 2, n = call->input->a.n;  // V = 1, 2, 4: PCSR and engines 0, 1, 2
     const Pcsr* q = &call->input->pcsr[v];
     const Cut* cut = &q->cut[c.S];
-    const int n = call->input->a.n;
     if (cut->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
         CUDA_CHECK(cudaMemsetAsync(call->input->C, 0, (size_t)n * call->dim * sizeof(float),
                                    call->stream));
@@ -1328,10 +1327,11 @@ static void fitTree(const TrainSet* set, int without, int maxDepth, Tree* tree) 
     free(sums);
 }
 // snippet: lofo
-// Leave one family out: for each family, fit on the other seven and score the trees on the family
-// they never saw; the geometric mean over every graph and dim is the honest estimate of how the
-// decider does on a kind of matrix that is not in its training set.
-static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, int maxDepth,
+// Leave one family out: for each family, fit on the others and score the trees on the family they
+// never saw; the geometric mean over every graph and dim is the honest estimate of how the decider
+// does on a kind of matrix that is not in its training set. The trees split on the first
+// `features` features, which the sets keep for the fits after.
+static double leaveOneFamilyOut(TrainSet* sets, int dimCount, int features, int maxDepth,
                                 double* perFamily) {
     double all = 0.0;
     int allCount = 0;
@@ -1340,10 +1340,9 @@ static double leaveOneFamilyOut(const TrainSet* sets, int dimCount, int maxDepth
         int count = 0;
         for (int di = 0; di < dimCount; ++di) {
             Tree held;
+            sets[di].features = features;
             fitTree(&sets[di], f, maxDepth, &held);
-            for (int g = 0; g < sets[di].samples; ++g) {
-                if (g / kFamilyMembers != f)
-                    continue;
+            for (int g = f * kFamilyMembers; g < (f + 1) * kFamilyMembers; ++g) {  // family f's
                 const Config c = predict(&held, sets[di].x + (size_t)g * kFeatures, held.dim);
                 const int k = findConfig(sets[di].configs, sets[di].configCount, c);
                 logs += k >= 0 ? sets[di].perf[(size_t)g * sets[di].configCount + k] : logPerf(0.0);
@@ -1506,8 +1505,7 @@ static void launchGcn(const void* p) {
     const GcnPass* gcn = (const GcnPass*)p;
     const float one = 1.0f, zero = 0.0f;
     for (int layer = 0; layer < 2; ++layer) {
-        const int k = gcn->width[layer];
-        const int m = gcn->width[layer + 1];
+        const int k = gcn->width[layer], m = gcn->width[layer + 1];
         CUBLAS_CHECK(cublasSgemm(gcn->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, gcn->n, k, &one,
                                  gcn->weight[layer], m, layer == 0 ? gcn->x : gcn->aggregated[0], k,
                                  &zero, gcn->transformed[layer], m));
@@ -2978,9 +2976,9 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         inputs[i].sweepDims = o->dimCount;
     // The reordered copies; --small skips them: the sanitizers need not see the same kernels twice.
     if (o->pathCount == 0 && !o->small) {
-        const int originals = *count;
-        for (int k = 0; k < 3; ++k) {  // words, kron-18, community-shuffled
-            const int from = k == 0 ? 0 : k == 1 ? 1 : originals - 1;
+        const int sources[3] = {0, 1, *count - 1};  // words, kron-18, community-shuffled
+        for (int k = 0; k < 3; ++k) {
+            const int from = sources[k];
             snprintf(name, sizeof(name), "%.36s-rcm", inputs[from].name);
             int* newId = rcmOrder(&inputs[from].a);
             permuteCsr(&inputs[from].a, newId, 0, addInput(inputs, count, name, ""));
@@ -3029,19 +3027,16 @@ static int trainMain(const Options* o) {
     // matrix. top_1 is kept only if it scores better left out than the paper's 15 alone.
     int depth[2] = {1, 1}, extra = 0;
     for (int use = 0; use < 2; ++use) {
-        for (int di = 0; di < o->dimCount; ++di)
-            sets[di].features = kFeatureCount + use;
         for (int d = 1; d <= kMaxTreeDepth; ++d) {
-            lofo[use][d] = leaveOneFamilyOut(sets, o->dimCount, d, perFamily);
+            lofo[use][d] = leaveOneFamilyOut(sets, o->dimCount, kFeatureCount + use, d, perFamily);
             depth[use] = lofo[use][d] > lofo[use][depth[use]] ? d : depth[use];
         }
         printf("~ leave one family out, %d features, depth 1, 2, 3, 4: %.3f %.3f %.3f %.3f\n",
                kFeatureCount + use, lofo[use][1], lofo[use][2], lofo[use][3], lofo[use][4]);
         extra = lofo[use][depth[use]] > lofo[extra][depth[extra]] ? use : extra;
     }
-    for (int di = 0; di < o->dimCount; ++di)
-        sets[di].features = kFeatureCount + extra;
-    const double kept = leaveOneFamilyOut(sets, o->dimCount, depth[extra], perFamily);
+    const double kept =
+        leaveOneFamilyOut(sets, o->dimCount, kFeatureCount + extra, depth[extra], perFamily);
     printf("~ kept: %d features at depth %d; each family left out:", kFeatureCount + extra,
            depth[extra]);
     for (int f = 0; f < kFamilyCount; ++f) {
