@@ -322,7 +322,7 @@ struct DimResult {
 struct TrainSet {
     int dim, samples, configCount, features;  // the trees split on the first `features`
     Config configs[kMaxConfigs];
-    double *x, *perf;  // samples x kFeatures; samples x configCount
+    double *x, *perf;  // samples x kFeatures; samples x configCount (one block, freed with x)
 };
 // A key and whose it is, sorted by key, then id: a graph's value of one feature (growTree sorts
 // them to find where to split), a vertex's degree (rcmOrder visits the lower degrees first).
@@ -1375,9 +1375,9 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
                     threshold, node->left, node->right, after);
     }
 }
-static void writeModel(FILE* out, const Model* m, const char* date, double lofo, int depth,
-                       const Options* o) {
-    fprintf(out, "%s\n# gpu: %s\n# date: %s\n", kModelHeader, m->provenance, date);
+static void writeModel(FILE* out, const Model* m, const char* gpu, const char* date, double lofo,
+                       int depth, const Options* o) {
+    fprintf(out, "%s\n# gpu: %.100s\n# date: %s\n", kModelHeader, gpu, date);
     fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers,
             kFamilyCount);
     for (int f = 0; f < kFamilyCount; ++f)
@@ -1407,9 +1407,9 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
         sets[di].dim = o->dims[di];
         sets[di].samples = count;
         sets[di].configCount = buildConfigs(o->dims[di], 0, sets[di].configs);
-        sets[di].x = (double*)checkedMalloc((size_t)count * kFeatures * sizeof(double));
-        sets[di].perf =
-            (double*)checkedMalloc((size_t)count * sets[di].configCount * sizeof(double));
+        sets[di].x = (double*)checkedMalloc((size_t)count * (kFeatures + sets[di].configCount) *
+                                            sizeof(double));
+        sets[di].perf = sets[di].x + (size_t)count * kFeatures;
     }
     cudaStream_t stream;
     cusparseHandle_t handle;
@@ -3014,8 +3014,7 @@ static int trainMain(const Options* o) {
     }
     Model model;
     TrainSet sets[kMaxDims];
-    memset(&model, 0, sizeof(model));
-    snprintf(model.provenance, sizeof(model.provenance), "%.100s", prop.name);
+    model.treeCount = 0;
     printf(
         "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
         "or more calls timed\n",
@@ -3047,14 +3046,13 @@ static int trainMain(const Options* o) {
         fitTree(&sets[di], -1, depth[extra], &model.trees[model.treeCount]);
         printTree(stdout, &model.trees[model.treeCount++], "~ {", "}");
         free(sets[di].x);
-        free(sets[di].perf);
     }
     char date[32];
     const time_t now = time(NULL);
     strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
     FILE* out = fopen(o->modelPath, "w");
     if (out != NULL)
-        writeModel(out, &model, date, kept, depth[extra], o);
+        writeModel(out, &model, prop.name, date, kept, depth[extra], o);
     if (out == NULL || fclose(out) != 0) {
         fprintf(stderr, "%s: cannot write: %s\n", o->modelPath, strerror(errno));
         return 1;
