@@ -20,13 +20,12 @@
 //
 // Build: nvcc -O3 -arch=sm_90 -o spmm spmm.cu -lcusparse -lcublas
 // clang-format off: the run lines are --help's text, one line each
-// Run: ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM
-// Run: ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;
-// Run:                        48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows
-// Run: ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt
-// Run: ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt
-// Run: ./spmm FILE.mtx        your own Matrix Market matrices (m x k), one or more, instead of the seven
-// Run: ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)
+// Run: ./spmm                 the default inputs at dims 16 to 256; three reordered by RCM
+// Run: ./spmm --small         small inputs at dims 16 and 48 (nearest tree), for the sanitizer
+// Run: ./spmm --model PATH    the decider read from PATH (--train writes it there)
+// Run: ./spmm --train         sweep the training family, fit the trees, write decider-model.txt
+// Run: ./spmm FILE.mtx        your Matrix Market matrices (m x k), instead of the defaults
+// Run: ./spmm --help          this list (-h too); transcripts in evidence/
 // Train: ./spmm --train
 // clang-format on
 
@@ -49,13 +48,12 @@
 // clang-format off
 static const char* const kUsage =
     "usage:\n"
-    "  ./spmm                 the seven inputs at dims 16, 32, 64, 128, 256; three reordered by RCM\n"
-    "  ./spmm --small         the same code paths on small inputs (dims 16 and 48), for compute-sanitizer;\n"
-    "                         48 has no tree: the decider uses the nearest dim's, F capped at what 48 allows\n"
-    "  ./spmm --model PATH    the decider read from PATH (written there with --train), not decider-model.txt\n"
-    "  ./spmm --train         sweep the generated training family, fit the trees, write decider-model.txt\n"
-    "  ./spmm FILE.mtx        your own Matrix Market matrices (m x k), one or more, instead of the seven\n"
-    "  ./spmm --help          this list (-h too); transcripts in evidence/ (run-*.txt, train-*.txt)\n";
+    "  ./spmm                 the default inputs at dims 16 to 256; three reordered by RCM\n"
+    "  ./spmm --small         small inputs at dims 16 and 48 (nearest tree), for the sanitizer\n"
+    "  ./spmm --model PATH    the decider read from PATH (--train writes it there)\n"
+    "  ./spmm --train         sweep the training family, fit the trees, write decider-model.txt\n"
+    "  ./spmm FILE.mtx        your Matrix Market matrices (m x k), instead of the defaults\n"
+    "  ./spmm --help          this list (-h too); transcripts in evidence/\n";
 // clang-format on
 static const int kWarpSize = 32;  // lanes per warp on every NVIDIA GPU to date
 // F is compiled for 1..8, so a warp covers at most 256 columns.
