@@ -2389,7 +2389,9 @@ static int keepBlockedItems(const Db* f, PullItem* items, int itemCount) {
 }
 // The first root's search by DB-BFS auto once more, and what each level looked at: top-down, the
 // frontier's edges; bottom-up, the neighbours tested before each vertex found its parent (or ran
-// out). The frontier sizes are the CPU's.
+// out). The frontier sizes are the CPU's; a bottom-up count varies from run to run (which
+// neighbour a lane tests first depends on the frontier bits other warps have set), so it is a
+// measured line.
 static void printLevels(const BfsInput* bi, BfsCall* c) {
     unsigned long long checked[2 * kLevelLog];
     c->variant = kDbBfsAuto;
@@ -2404,7 +2406,7 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
         for (int u = 0; u < bi->g.rows; ++u)
             frontier += bi->dist[0][u] == level;
         const bool up = checked[2 * level + 1] > 0;
-        printf("  %5d %10lld  %-9s %14llu\n", level, frontier, up ? "bottom-up" : "top-down",
+        printf("~ %5d %10lld  %-9s %14llu\n", level, frontier, up ? "bottom-up" : "top-down",
                checked[2 * level + (up ? 1 : 0)]);
     }
 }
