@@ -5,11 +5,13 @@
 // and gathers the x_j it needs. Push wins when x is very sparse, pull when it is not. Plain CSR
 // (for pull) and CSC (for push) store the matrix twice. The DB format (the paper in the README's
 // credits) stores it once, in 16x16 blocks, with two small index views over the one payload: a
-// block-row view for pull, a block-column view for push. Here a block holding one or two nonzeros,
-// where a block's own index costs more than its entries, moves to a side payload with plain row and
-// column views instead. Part 1 asks whether that one payload can be as fast as the better of the
-// two plain kernels; part 2 runs a breadth-first search (DB-BFS) on it against day 38's fastest
-// mapping; part 3 a pruned decoding layer against cuBLAS's dense matrix-vector product.
+// block-row view for pull, a block-column view for push. Here a block holding one to three
+// nonzeros, where a block's own index costs more than its entries, moves to a side payload with
+// plain row and column views instead. A third path, skipping pull, reads inside each block only the
+// columns where x is nonzero (the paper's local push inside a global pull). Part 1 asks whether
+// that one payload can be as fast as the better of the two plain kernels; part 2 runs a
+// direction-optimizing breadth-first search (DB-BFS) on it against day 38's fastest mapping; part 3
+// a pruned decoding layer against cuBLAS's dense matrix-vector product.
 //
 // Inputs: cuda-words.mtx (a real word graph, small and skewed), three generated matrices of 8 to 26
 // million nonzeros (a 3D finite-element mesh with dense blocks, a half-filled band, a Graph500
@@ -1860,8 +1862,8 @@ static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
 // snippet: time-ms
 // Day 37's timing: `runs` calls captured on `stream` as one CUDA graph and replayed, after warm-up
 // (lazy loading makes each kernel's first launch load it) and one untimed replay. With graph
-// false the same calls are launched one by one from the host, as a caller without a graph does
-// (DB stream) and as the BFS searches are (long enough to be timed so).
+// false the same calls are launched one by one from the host, as the BFS searches are (long
+// enough to be timed so) and the copy that sets the ceiling.
 static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream_t stream, int runs,
                     bool graph) {
     cudaGraph_t captured;
@@ -2011,7 +2013,7 @@ static void setupCusparse(GpuInput* g, const Csr* a) {
                                            CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
-// y, cuSPARSE's CSR and, where it fits, its BSR.
+// y, and cuSPARSE's CSR.
 static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
