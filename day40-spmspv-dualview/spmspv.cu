@@ -1032,35 +1032,33 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
         const int start = view.blockStart[b];
         const float4* line = (const float4*)(x + (size_t)view.blockCol[b] * kBlockDim);
         const uint4 table = view.rowTable[b];
-        float xs[kBlockDim];
+        // The block's nonzero x columns as bits: lanes of a warp hold different blocks, so a loop
+        // over all 16 columns would pay a round trip for every column any lane needs; a loop
+        // over set bits runs only as often as the lane with the most.
+        unsigned int columns = 0u;
 #pragma unroll
         for (int q = 0; q < kBlockDim / 4; ++q) {
             const float4 four = __ldg(line + q);
-            xs[4 * q] = four.x;
-            xs[4 * q + 1] = four.y;
-            xs[4 * q + 2] = four.z;
-            xs[4 * q + 3] = four.w;
+            columns |= (four.x != 0.0f) << (4 * q) | (four.y != 0.0f) << (4 * q + 1) |
+                       (four.z != 0.0f) << (4 * q + 2) | (four.w != 0.0f) << (4 * q + 3);
         }
-#pragma unroll
-        for (int c = 0; c < kBlockDim; ++c) {
-            if (xs[c] == 0.0f)
-                continue;
+        for (; columns != 0u; columns &= columns - 1u) {
+            const int c = __ffs(columns) - 1;
+            const float xc = __ldg((const float*)line + c);  // in L1: the line was just read
             const int from = start + (c == 0 ? 0 : tableByte(table, c - 1));
             const int to =
                 start + (c == kBlockDim - 1 ? tableByte(table, c) + 1 : tableByte(table, c));
-            for (int e = from; e < to; e += 4) {
-                unsigned char index[4];
-                float value[4];
+            unsigned char index[kBlockDim];  // a run holds at most one entry a row
+            float value[kBlockDim];
 #pragma unroll
-                for (int u = 0; u < 4; ++u) {
-                    index[u] = e + u < to ? view.entryIndex[e + u] : 0;
-                    value[u] = e + u < to ? view.entryValue[e + u] : 0.0f;
-                }
-#pragma unroll
-                for (int u = 0; u < 4; ++u)
-                    if (e + u < to)
-                        mine[(index[u] >> 4) * kThreads] += value[u] * xs[c];
+            for (int u = 0; u < kBlockDim; ++u) {
+                index[u] = from + u < to ? view.entryIndex[from + u] : 0;
+                value[u] = from + u < to ? view.entryValue[from + u] : 0.0f;
             }
+#pragma unroll
+            for (int u = 0; u < kBlockDim; ++u)
+                if (from + u < to)
+                    mine[(index[u] >> 4) * kThreads] += value[u] * xc;
         }
     }
     const int s1 = view.sideRowOffsets[r0 + rowsHere];
