@@ -2657,11 +2657,11 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
     csrFromTriples(n, n, &t, a);
 }
 // snippet: training-family
-// The training family, fixed by rule before any evaluation: eight generated families of 32 members,
-// sized 2^10 to 2^20 rows evenly in log, their shapes drawn from their own seeds (never an
-// evaluation input's) and stratified (a Latin hypercube): each draw's range is covered, extremes
-// included. A member whose entries would pass kTrainMaxNnz is made smaller, so that training stays
-// within minutes.
+// The training family, fixed by rule before any evaluation: kFamilyCount generated families of
+// kFamilyMembers members, sized 2^10 to 2^20 rows evenly in log, their shapes drawn from their own
+// seeds (never an evaluation input's) and stratified (a Latin hypercube): each draw's range is
+// covered, extremes included. A member whose entries would pass kTrainMaxNnz is made smaller, so
+// that training stays within minutes.
 static double stratified(int family, int member, int draw) {
     const uint64_t key = kSeedTrain ^ (uint64_t)(64 * family + draw) << 40;
     const uint64_t own = hash64(key + (uint64_t)member);
