@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -54,7 +55,10 @@ static const int kAloneWindows = 4;        // block loop: warp 0 takes a level a
 static const int kLoopWindows = 2;         // block loop: windows of 32 edges a warp has in flight
 static const int kMaxLabelLength = 63;     // the word-graph tool drops longer words
 static const int kMaxCount = INT_MAX / 2;  // any graph's V, a word graph's E: 2V and 2E fit an int
-static const int kWarmupRuns = 3;          // lazy loading: each kernel's first launch pays its load
+// What a Matrix Market graph costs the host past the reader, per vertex and per stored entry: a
+// bound with margin on the peaks measured (evidence/notes.md), checked before the graph is built.
+static const double kHostBytesVertex = 160.0, kHostBytesEntry = 32.0;
+static const int kWarmupRuns = 3;     // lazy loading: each kernel's first launch pays its load
 static const int kTimedRuns = 20;     // word-graph searches are short and noisy: 20 steady the mean
 static const int kKronTimedRuns = 5;  // per root; 16 roots make 80 timed searches per mapping
 static const int kSmallTimedRuns = 1;   // --small feeds the sanitizer, which slows kernels down
@@ -1828,6 +1832,13 @@ static int loadMatrixMarketGraph(const char* path, Graph* g, MmMatrix* file) {
                                                  : NULL;
     if (file->rows != file->cols)
         fault = "needs a square matrix (a graph)";
+    const double need = kHostBytesVertex * file->rows + kHostBytesEntry * file->entries;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    if (fault == NULL && need > have) {
+        mmFree(file);
+        return fail(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f",
+                    path, need, have);
+    }
     int* pairs = (int*)malloc(sizeof(int) * 2 * (size_t)(file->entries > 0 ? file->entries : 1));
     long long count = 0;
     for (int e = 0; pairs != NULL && e < file->entries; ++e) {
