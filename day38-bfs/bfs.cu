@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -54,7 +55,10 @@ static const int kAloneWindows = 4;        // block loop: warp 0 takes a level a
 static const int kLoopWindows = 2;         // block loop: windows of 32 edges a warp has in flight
 static const int kMaxLabelLength = 63;     // the word-graph tool drops longer words
 static const int kMaxCount = INT_MAX / 2;  // any graph's V, a word graph's E: 2V and 2E fit an int
-static const int kWarmupRuns = 3;          // lazy loading: each kernel's first launch pays its load
+// What a Matrix Market graph costs the host past the reader, per vertex and per stored entry: a
+// bound with margin on the peaks measured (evidence/notes.md), checked before the graph is built.
+static const double kHostBytesVertex = 160.0, kHostBytesEntry = 32.0;
+static const int kWarmupRuns = 3;     // lazy loading: each kernel's first launch pays its load
 static const int kTimedRuns = 20;     // word-graph searches are short and noisy: 20 steady the mean
 static const int kKronTimedRuns = 5;  // per root; 16 roots make 80 timed searches per mapping
 static const int kSmallTimedRuns = 1;   // --small feeds the sanitizer, which slows kernels down
@@ -113,7 +117,7 @@ typedef struct {
 } Search;
 // Every device array of the searches, and what sizes their launches.
 typedef struct {
-    int vertexCount, entryCount, pieceCapacity, visitedWords;
+    int vertexCount, pieceCapacity, visitedWords;
     int *rowOffsets, *colIndices, *dist, *queue;
     unsigned int *visited, *counts;  // counts: 2 * (vertexCount + 1)
     int2* pieces;
@@ -836,14 +840,13 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
     for (int l = 0; l < levels; ++l) {
         const int begin = levelStart[l], end = levelStart[l + 1];
         long long edges = 0, threadSlots = 0, warpSlots = 0;
-        int maxDegree = -1, busiest = order[begin], warpMax = 0, heavy = 0;
+        int busiest = order[begin], warpMax = 0, heavy = 0;
         for (int k = begin; k < end; ++k) {
             const int d = degreeOf(g, order[k]), lane = (k - begin) & (kWarpSize - 1);
             edges += d;
             heavy += d >= kHeavyDegree;
             warpMax = d > warpMax ? d : warpMax;
-            busiest = d > maxDegree ? order[k] : busiest;
-            maxDegree = d > maxDegree ? d : maxDegree;
+            busiest = d > degreeOf(g, busiest) ? order[k] : busiest;
             if (lane == kWarpSize - 1 || k + 1 == end) {  // a warp's last vertex
                 threadSlots += (long long)kWarpSize * warpMax;
                 warpMax = 0;
@@ -855,8 +858,8 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
         totalWarpSlots += warpSlots;
         if (l < kMaxTableLevels)
             printf("%6d %9d %9lld %8d %6d %6d %12lld %12lld  %s\n", l, end - begin, edges,
-                   maxDegree, heavy, blocksFor(end - begin, kWarpSize), threadSlots, warpSlots,
-                   nameOf(g, busiest, name));
+                   degreeOf(g, busiest), heavy, blocksFor(end - begin, kWarpSize), threadSlots,
+                   warpSlots, nameOf(g, busiest, name));
     }
     if (levels > kMaxTableLevels)
         printf("  (levels from %d on are not listed)\n", kMaxTableLevels);
@@ -1033,14 +1036,13 @@ static float timeMs(const DeviceBfs* d, int mapping, int source, int warmups, in
 static void uploadGraph(const Graph* g, DeviceBfs* d) {
     const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount;
     d->vertexCount = g->vertexCount;
-    d->entryCount = g->rowOffsets[g->vertexCount];
+    const int entries = g->rowOffsets[g->vertexCount];
     d->hostRowOffsets = g->rowOffsets;
-    d->pieceCapacity = d->entryCount / kPieceEdges + d->vertexCount;
+    d->pieceCapacity = entries / kPieceEdges + d->vertexCount;
     d->visitedWords = (g->vertexCount + 31) / 32;
     const size_t visitedBytes = sizeof(int) * (size_t)d->visitedWords;
     CUDA_CHECK(cudaMalloc(&d->rowOffsets, vertexBytes + sizeof(int)));
-    CUDA_CHECK(
-        cudaMalloc(&d->colIndices, sizeof(int) * (size_t)(d->entryCount > 0 ? d->entryCount : 1)));
+    CUDA_CHECK(cudaMalloc(&d->colIndices, sizeof(int) * (size_t)(entries > 0 ? entries : 1)));
     CUDA_CHECK(cudaMalloc(&d->dist, vertexBytes));
     CUDA_CHECK(cudaMalloc(&d->scratchDist, vertexBytes));
     CUDA_CHECK(cudaMalloc(&d->queue, vertexBytes));
@@ -1051,7 +1053,7 @@ static void uploadGraph(const Graph* g, DeviceBfs* d) {
     CUDA_CHECK(cudaMalloc(&d->sink, sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemcpy(d->rowOffsets, g->rowOffsets, vertexBytes + sizeof(int),
                           cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)d->entryCount,
+    CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)entries,
                           cudaMemcpyHostToDevice));
     // Launch sizes: co-resident blocks of the two grid-wide kernels; the block loop's shared
     // memory (moveOnChip's layout) for the state, and for the state with the graph (0: no fit).
@@ -1068,19 +1070,12 @@ static void uploadGraph(const Graph* g, DeviceBfs* d) {
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
     const size_t room = (size_t)sharedOptIn - attributes.sharedSizeBytes;
     const size_t state = sizeof(int) * (4 * (size_t)g->vertexCount + 2 + d->visitedWords);
-    const size_t graph = state + sizeof(int) * ((size_t)g->vertexCount + 1 + (size_t)d->entryCount);
+    const size_t graph = state + sizeof(int) * ((size_t)g->vertexCount + 1 + (size_t)entries);
     d->stateShared = state <= room ? state : 0;
     d->graphShared = graph <= room ? graph : 0;
-    const size_t most = d->graphShared ? d->graphShared : d->stateShared;
     if (d->stateShared > 0)
         CUDA_CHECK(cudaFuncSetAttribute(bfsBlockLoop, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)most));
-}
-static void freeDevice(DeviceBfs* d) {
-    void* held[] = {d->rowOffsets, d->colIndices,     d->dist,   d->scratchDist, d->queue,
-                    d->visited,    d->scratchVisited, d->pieces, d->counts,      d->sink};
-    for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); ++i)
-        CUDA_CHECK(cudaFree(held[i]));
+                                        (int)(d->graphShared ? graph : state)));
 }
 // One search judged against the CPU: every distance, the level count, every level's size (their
 // sum catches a vertex appended twice, whose distance is right). dist and the counters are
@@ -1793,9 +1788,8 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
             return mmFail(r, "a `#` line after the edges (comments go before the header)");
         else if (mmSplit(s, tok, 3) > 0)
             return mmFail(r, "more edges than the header's %lld", count[1]);
-    if (err || !buildCsr((int)count[0], *pairs, count[1], g))
-        return err;
-    return fail(stderr, "%s: out of host memory for the graph", r->path);
+    return err || (buildCsr((int)count[0], *pairs, count[1], g) &&
+                   fail(stderr, "%s: out of host memory for the graph", r->path));
 }
 // 0: loaded; 1: refused (said why), nothing held.
 static int loadWordGraph(const char* path, Graph* g) {
@@ -1828,6 +1822,13 @@ static int loadMatrixMarketGraph(const char* path, Graph* g, MmMatrix* file) {
                                                  : NULL;
     if (file->rows != file->cols)
         fault = "needs a square matrix (a graph)";
+    const double need = kHostBytesVertex * file->rows + kHostBytesEntry * file->entries;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    if (fault == NULL && need > have) {
+        mmFree(file);
+        return fail(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f",
+                    path, need, have);
+    }
     int* pairs = (int*)malloc(sizeof(int) * 2 * (size_t)(file->entries > 0 ? file->entries : 1));
     long long count = 0;
     for (int e = 0; pairs != NULL && e < file->entries; ++e) {
@@ -2240,10 +2241,9 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
         hm[m] = p->count / inverse;
         snprintf(label, sizeof(label), o->matrixPath ? "mtx%.0d %s" : "kron%d %s",
                  o->matrixPath ? 0 : o->scale, kMappingName[m]);
-        const double vsWarp = ok[kMapWarp] ? p->ms[kMapWarp][0] / sumMs : 0.0;
         if (words)
             printf("~ %-20s %12.2f %14.2f %11.2fx\n", kMappingName[m], 1000.0 * sumMs,
-                   1000.0 * sumMs / levels, vsWarp);
+                   1000.0 * sumMs / levels, ok[kMapWarp] ? p->ms[kMapWarp][0] / sumMs : 0.0);
         else
             printf("~ %-27s %12.3f %12.2f %12.2f %12.2f\n", label, sumMs / p->count, hm[m], low,
                    high);
@@ -2258,7 +2258,11 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
     }
     if (p->count > 0 && !o->full)
         printLevelTimes(&d, ok, p, runs, words ? 'L' : 'R');
-    freeDevice(&d);
+    // Every array uploadGraph allocated.
+    void* held[] = {d.rowOffsets, d.colIndices,     d.dist,   d.scratchDist, d.queue,
+                    d.visited,    d.scratchVisited, d.pieces, d.counts,      d.sink};
+    for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); ++i)
+        CUDA_CHECK(cudaFree(held[i]));
     return failures;
 }
 // Step 6: the goals, and the headlines the course README reads.
@@ -2290,14 +2294,15 @@ static void printGoals(const Options* o, const Part* words, const double* hm) {
     else
         printf("headline: kron%d_gteps_best = %.2f\n", o->scale, hm[best]);
 }
-static void freePart(Part* p) {
+// Frees a part's searches and its graph and returns 1, as freeGraph does.
+static int freePart(Part* p) {
     for (int r = 0; r < kMaxRoots; ++r) {  // budgetPart's dropped searches too
         free(p->search[r].dist);
         free(p->search[r].levelSize);
     }
     memset(p->search, 0, sizeof(p->search));
-    freeGraph(&p->g);
     p->count = 0;
+    return freeGraph(&p->g);
 }
 
 // --full, in place of steps 2 to 6: each Kronecker scale kSweepFirst..kSweepLast through steps
@@ -2322,10 +2327,8 @@ static int runSweep(Options* o) {
         const int stop = analyseGraph(o, &big, 0, NULL, kLevelBudget)     ? 1
                          : s == kSweepFirst && !deviceFound(&cooperative) ? 2
                                                                           : 0;
-        if (stop) {
-            freePart(&big);
+        if (stop && freePart(&big))
             return stop;
-        }
         const unsigned int mask = 1u << swept[0] | 1u << swept[1];
         failures += !cooperative + runOnGpu(o, &big, cooperative, 0, mask, hm[s]);
         edges[s] = big.g.edgeCount;
