@@ -2179,37 +2179,27 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 static const char* const kVariantColumns[kVariantCount] = {"cuSP", "cuBLAS", "CSR",  "CSC",
                                                            "pull", "push",   "skip", "auto"};
 static void printTimesHeader(const Input* in, const bool* enabled) {
-    char line[640];
     const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
-    int n = snprintf(line, sizeof(line), "  %-*s %-9s %-6s", width, "input", "x", "d");
-    for (int variant = 0; variant < kVariantCount; ++variant) {
-        if (!enabled[variant])
-            continue;
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", kVariantColumns[variant]);
-    }
-    n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", "dir");
-    printf("%s %7s %7s\n", line, "x plain", "x lib");
+    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        if (enabled[variant])
+            printf(" %6s", kVariantColumns[variant]);
+    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
 }
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
                        int decision) {
-    const bool decode = in->kind == kInputDecode;
-    char line[640];
-    int n = snprintf(line, sizeof(line), "~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern],
-                     xc->density);
-    for (int variant = 0; variant < kVariantCount; ++variant) {
-        if (!enabled[variant])
-            continue;
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f", t[variant] * 1e3);
-    }
-    n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s",
-                  decision == kPushOnly   ? "push"
-                  : decision == kSkipOnly ? "skip"
-                                          : "pull");
+    printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        if (enabled[variant])
+            printf(" %6.2f", t[variant] * 1e3);
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
-    const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
-    printf("%s %6.2fx %6.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
-           t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+    const double base = in->kind == kInputDecode ? t[kCublasGemv] : t[kCusparseCsr];
+    printf(" %4s %6.2fx %6.2fx\n",
+           decision == kPushOnly   ? "push"
+           : decision == kSkipOnly ? "skip"
+                                   : "pull",
+           t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
