@@ -3385,6 +3385,16 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
 // check.
+// One line on stderr, saying what is wrong, and false: how every refusal of a flag or an input
+// ends.
+static bool refuse(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return false;
+}
 // What a file of this size costs the host at its peak, a bound on the measured peaks (the README's
 // Build and run); false after the line saying so when the machine has less.
 static bool fitsHost(const char* path, double rows, double cols, double nnz) {
@@ -3392,9 +3402,8 @@ static bool fitsHost(const char* path, double rows, double cols, double nnz) {
     const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     if (need <= have)
         return true;
-    fprintf(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f\n", path,
-            need, have);
-    return false;
+    return refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path, need,
+                  have);
 }
 static bool loadMatrixMarket(const char* path, Input* in) {
     MmMatrix mm;
@@ -3402,8 +3411,7 @@ static bool loadMatrixMarket(const char* path, Input* in) {
         return false;
     bool allEqual = true, ok = mm.entries > 0;
     if (!ok)
-        fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows,
-                mm.cols);
+        refuse("%s: needs at least one entry, got %d x %d with none", path, mm.rows, mm.cols);
     for (int e = 1; e < mm.entries && allEqual; ++e)
         allEqual = mm.entry[e].val == mm.entry[0].val;
     const bool hashed = mm.field == MM_PATTERN || allEqual;
@@ -3540,36 +3548,24 @@ static bool parseFlags(int argc, char** argv, Options* o) {
         int overflow = 0;
         if (strcmp(arg, "--small") == 0) {
             o->small = true;
-            continue;
-        }
-        if (strcmp(arg, "--roots") == 0) {
-            if (++a == argc) {
-                fprintf(stderr, "flag --roots: needs a value\n");
-                return false;
-            }
+        } else if (strcmp(arg, "--roots") == 0) {
+            if (++a == argc)
+                return refuse("flag --roots: needs a value");
             if (!mmInteger(argv[a], &value, &overflow) || overflow || value < 1 ||
-                value > kRootsMax) {
-                fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n",
-                        mmQuote(argv[a]), kRootsMax);
-                return false;
-            }
+                value > kRootsMax)
+                return refuse("flag --roots: '%s' is not an integer from 1 to %d", mmQuote(argv[a]),
+                              kRootsMax);
             o->roots = (int)value;
-            continue;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return refuse("flag %s: unknown (--help lists every flag)", mmQuote(arg));
+        } else if (o->fileCount == kMaxInputs) {
+            return refuse("flag %s: more than %d inputs", mmQuote(arg), kMaxInputs);
+        } else {
+            o->files[o->fileCount++] = arg;
         }
-        if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", mmQuote(arg));
-            return false;
-        }
-        if (o->fileCount == kMaxInputs) {
-            fprintf(stderr, "flag %s: more than %d inputs\n", mmQuote(arg), kMaxInputs);
-            return false;
-        }
-        o->files[o->fileCount++] = arg;
     }
-    if (o->small && o->fileCount > 0) {
-        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no path\n");
-        return false;
-    }
+    if (o->small && o->fileCount > 0)
+        return refuse("flag --small: chooses its own inputs, so it takes no path");
     return true;
 }
 // Step 2: the part-1 and part-3 inputs, in order: the files named, or the word graph, the three
@@ -3786,11 +3782,9 @@ static bool fitsGpu(const Input* inputs, int count) {
         const Input* in = &inputs[i];
         const double need = 2.0 * (dbBytes(&in->db) + csrCscBytes(&in->a)) +
                             64.0 * ((double)in->a.rows + in->a.cols);
-        if (need > (double)freeBytes) {
-            fprintf(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free\n",
-                    in->kind == kInputFile ? in->path : in->name, need, freeBytes);
-            return false;
-        }
+        if (need > (double)freeBytes)
+            return refuse("%s: needs about %.0f bytes of GPU memory, the GPU has %zu free",
+                          in->kind == kInputFile ? in->path : in->name, need, freeBytes);
     }
     return true;
 }
