@@ -3112,9 +3112,7 @@ static void freeInput(Input* in) {
         free(in->cases[c].absSum);
         free(in->cases[c].rowProducts);
     }
-    in->items = NULL;
-    in->dense = NULL;
-    in->caseCount = 0;
+    memset(in, 0, sizeof(*in));
 }
 static void freeBfs(BfsInput* b) {
     freeCsr(&b->g);
