@@ -3149,43 +3149,36 @@ static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
 }
 // The mesh: side^3 nodes, kFeUnknowns unknowns each, every node coupled to its 27-point
 // neighbourhood; numbered node by node, so 16 rows see about 5 nodes and the blocks are dense.
-// Counted in a first pass, written in a second.
+// The count needs no pass of its own: along one axis the nodes see 3 * side - 2 nodes in all (each
+// itself and its two neighbours, an end node one fewer), and a neighbourhood is three axes'
+// product.
 static bool makeMesh(int side, Csr* a) {
-    const long long nodes = (long long)side * side * side;
+    const long long nodes = (long long)side * side * side, pairsPerAxis = 3LL * side - 2;
     const int rows = (int)(nodes * kFeUnknowns);
-    long long nnz = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && !allocCsr(a, rows, rows, nnz, true))
-            return false;
-        long long k = 0;
-        for (long long node = 0; node < nodes; ++node) {
-            const int ix = (int)(node % side), iy = (int)(node / side % side),
-                      iz = (int)(node / ((long long)side * side));
-            for (int u = 0; u < kFeUnknowns; ++u) {
-                const int row = (int)(node * kFeUnknowns + u);
-                for (int dz = -1; dz <= 1; ++dz)
-                    for (int dy = -1; dy <= 1; ++dy)
-                        for (int dx = -1; dx <= 1; ++dx) {
-                            const int jx = ix + dx, jy = iy + dy, jz = iz + dz;
-                            if (jx < 0 || jy < 0 || jz < 0 || jx >= side || jy >= side ||
-                                jz >= side)
-                                continue;
-                            const long long other =
-                                jx + (long long)side * (jy + (long long)side * jz);
-                            for (int w = 0; w < kFeUnknowns; ++w, ++k) {
-                                if (pass == 0)
-                                    continue;
-                                const int col = (int)(other * kFeUnknowns + w);
-                                a->index[k] = col;
-                                a->value[k] =
-                                    hashedValue(kSeedValues, (uint64_t)row, (uint64_t)col);
-                            }
+    const long long nnz = pairsPerAxis * pairsPerAxis * pairsPerAxis * kFeUnknowns * kFeUnknowns;
+    if (!allocCsr(a, rows, rows, nnz, true))
+        return false;
+    long long k = 0;
+    for (long long node = 0; node < nodes; ++node) {
+        const int ix = (int)(node % side), iy = (int)(node / side % side),
+                  iz = (int)(node / ((long long)side * side));
+        for (int u = 0; u < kFeUnknowns; ++u) {
+            const int row = (int)(node * kFeUnknowns + u);
+            for (int dz = -1; dz <= 1; ++dz)
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        const int jx = ix + dx, jy = iy + dy, jz = iz + dz;
+                        if (jx < 0 || jy < 0 || jz < 0 || jx >= side || jy >= side || jz >= side)
+                            continue;
+                        const long long other = jx + (long long)side * (jy + (long long)side * jz);
+                        for (int w = 0; w < kFeUnknowns; ++w, ++k) {
+                            const int col = (int)(other * kFeUnknowns + w);
+                            a->index[k] = col;
+                            a->value[k] = hashedValue(kSeedValues, (uint64_t)row, (uint64_t)col);
                         }
-                if (pass == 1)
-                    a->offsets[row + 1] = (int)k;
-            }
+                    }
+            a->offsets[row + 1] = (int)k;
         }
-        nnz = k;
     }
     return true;
 }
