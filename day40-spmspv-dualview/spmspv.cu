@@ -1412,6 +1412,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
 // The last host allocation that failed, for the one line that says so: its bytes and its array.
 static size_t gFailedBytes = 0;
 static const char* gFailedWhat = "";
+// Zero bytes get one, so that NULL always means out of memory and callers need not pad.
 static void* hostAlloc(size_t bytes, const char* what, bool zeroed) {
     void* p = zeroed ? calloc(bytes > 0 ? bytes : 1, 1) : malloc(bytes > 0 ? bytes : 1);
     if (!p) {
@@ -1428,10 +1429,8 @@ static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->cols = cols;
     m->nnz = nnz;
     m->offsets = (int*)hostAlloc(((size_t)rows + 1) * sizeof(int), "offsets", true);
-    m->index = (int*)hostAlloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int), "index", false);
-    m->value = values
-                   ? (float*)hostAlloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float), "value", false)
-                   : NULL;
+    m->index = (int*)hostAlloc((size_t)nnz * sizeof(int), "index", false);
+    m->value = values ? (float*)hostAlloc((size_t)nnz * sizeof(float), "value", false) : NULL;
     return m->offsets && m->index && (m->value || !values);
 }
 static int compareInts(const void* a, const void* b) {
@@ -1678,8 +1677,7 @@ static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* item
     long long count = 0;
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {
-            *items = (PullItem*)hostAlloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem),
-                                          "items", false);
+            *items = (PullItem*)hostAlloc((size_t)count * sizeof(PullItem), "items", false);
             if (!*items)
                 return false;
         }
@@ -3219,8 +3217,7 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
                        bool values, uint64_t seed, Csr* a) {
     int* colStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "colStart", true);
     int* rowStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "rowStart", true);
-    int* rowsByCol =
-        (int*)hostAlloc((size_t)(count > 0 ? count : 1) * sizeof(int), "rowsByCol", false);
+    int* rowsByCol = (int*)hostAlloc((size_t)count * sizeof(int), "rowsByCol", false);
     bool ok = colStart && rowStart && rowsByCol;
     for (long long e = 0; ok && e < count; ++e) {
         ++colStart[pairCol[e] + 1];
@@ -3253,7 +3250,7 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
     ok = ok && allocCsr(a, n, n, kept, values);
     if (ok) {
         memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int));
-        memcpy(a->index, cols, (size_t)(kept > 0 ? kept : 1) * sizeof(int));
+        memcpy(a->index, cols, (size_t)kept * sizeof(int));
         for (int r = 0; values && r < n; ++r)
             for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
                 a->value[k] = hashedValue(seed, (uint64_t)r, (uint64_t)a->index[k]);
