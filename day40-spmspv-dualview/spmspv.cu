@@ -1553,6 +1553,18 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     f->rowBlockOffsets[I + 1] = f->blocks;
     return true;
 }
+// Block b's column table (entries are column-major inside a block): the starts of its columns 1 to
+// 15, and its nnz - 1.
+static void columnTable(const Db* f, int b, unsigned char* table) {
+    int count[kBlockDim] = {0};
+    for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
+        ++count[f->entryIndex[e] & 15];
+    for (int c = 0, start = 0; c < kBlockDim - 1; ++c) {
+        start += count[c];
+        table[c] = (unsigned char)start;
+    }
+    table[kBlockDim - 1] = (unsigned char)(f->blockStart[b + 1] - f->blockStart[b] - 1);
+}
 // The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
 // their block row, entry start and column table; the side entries' CSC.
 static bool buildPushViews(const Csr* a, Db* f) {
@@ -1568,16 +1580,7 @@ static bool buildPushViews(const Csr* a, Db* f) {
         for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
             const int k = next[f->blockCol[b]]++;
             f->cscBlock[k] = make_int2(I, f->blockStart[b]);
-            unsigned char* table = f->cscColStart + (size_t)k * kBlockDim;
-            const int nnz = f->blockStart[b + 1] - f->blockStart[b];
-            int count[kBlockDim] = {0};
-            for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
-                ++count[f->entryIndex[e] & 15];
-            for (int c = 0, start = 0; c < kBlockDim - 1; ++c) {
-                start += count[c];
-                table[c] = (unsigned char)start;
-            }
-            table[kBlockDim - 1] = (unsigned char)(nnz - 1);
+            columnTable(f, b, f->cscColStart + (size_t)k * kBlockDim);
         }
     free(next);
     const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
@@ -1956,20 +1959,9 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
         memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
     }
     view->pushView = (const uint4*)keep(d, record, blocks * 2 * sizeof(uint4));
-    // Skipping pull's view: the same column tables in block-row order. A block's entry start
-    // names it; within its block row the starts increase, so a binary search finds its place.
-    for (int k = 0; k < f->blocks; ++k) {
-        const int I = f->cscBlock[k].x, start = f->cscBlock[k].y;
-        int low = f->rowBlockOffsets[I], high = f->rowBlockOffsets[I + 1] - 1;
-        while (low < high) {
-            const int mid = (low + high) / 2;
-            if (f->blockStart[mid] < start)
-                low = mid + 1;
-            else
-                high = mid;
-        }
-        memcpy(&record[low], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
-    }
+    // Skipping pull's view: the same column tables in block-row order, made again from the entries.
+    for (int b = 0; b < f->blocks; ++b)
+        columnTable(f, b, (unsigned char*)&record[b]);
     view->rowTable = (const uint4*)keep(d, record, blocks * sizeof(uint4));
     free(record);
     view->sideRowOffsets =
