@@ -579,6 +579,11 @@ typedef struct {
 typedef struct {
     int blockRow, begin, end, piece, pieces, partialBase, splitId;
 } PullItem;
+// A format's pull items, and the block rows split into pieces and those pieces (the partial sums').
+typedef struct {
+    PullItem* list;
+    int count, splitRows, splitPieces;
+} PullItems;
 // One x of part 1, with the host's counts of what each path must read.
 typedef struct {
     int pattern;
@@ -607,8 +612,7 @@ typedef struct {
     long long merged;
     Csr a, at;  // A and its transpose (CSC)
     Db db;
-    PullItem* items;
-    int itemCount, splitRows, splitPieces;
+    PullItems pull;
     float* dense;  // decoding only: W row-major with the zeros in place
     XCase cases[kCases];
     int caseCount;
@@ -1675,38 +1679,37 @@ static int itemEntriesFor(long long nnz, bool small) {
 }
 // Pull items: each block row's stream cut into pieces of at most itemEntries entries. Counted in
 // a first pass, written in a second.
-static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount,
-                       int* splitRows, int* splitPieces) {
+static bool buildItems(const Db* f, int itemEntries, PullItems* out) {
     long long count = 0;
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {
-            *items = (PullItem*)hostAlloc((size_t)count * sizeof(PullItem), "items", false);
-            if (!*items)
+            out->list = (PullItem*)hostAlloc((size_t)count * sizeof(PullItem), "items", false);
+            if (!out->list)
                 return false;
         }
         count = 0;
-        *splitRows = 0;
-        *splitPieces = 0;
+        out->splitRows = 0;
+        out->splitPieces = 0;
         for (int I = 0; I < f->blockRows; ++I) {
             const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
             const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
                               f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
                               f->sideRowOffsets[r0];
             const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
+            const int splitId = pieces > 1 ? out->splitRows : -1;
             for (int p = 0; p < pieces; ++p, ++count) {
                 const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-                const PullItem it = {
-                    I, p * itemEntries, end, p, pieces, *splitPieces, pieces > 1 ? *splitRows : -1};
+                const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
                 if (pass == 1)
-                    (*items)[count] = it;
+                    out->list[count] = it;
             }
             if (pieces > 1) {
-                ++*splitRows;
-                *splitPieces += pieces;
+                ++out->splitRows;
+                out->splitPieces += pieces;
             }
         }
     }
-    *itemCount = (int)count;
+    out->count = (int)count;
     return true;
 }
 // Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory
@@ -1928,15 +1931,14 @@ static void freeDbDevice(DbDevice* d) {
 }
 // The DB format's arrays on the device (a pattern's without values) and its pull items; the rule's
 // byte counts are the caller's.
-static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows,
-                     int splitPieces, DbDevice* d) {
+static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     DbView* view = &d->view;
     memset(view, 0, sizeof(*view));
     view->rows = f->rows;
     view->cols = f->cols;
     view->blockRows = f->blockRows;
     view->blockCols = f->blockCols;
-    view->itemCount = itemCount;
+    view->itemCount = items->count;
     const size_t blocks = (size_t)f->blocks, blocked = (size_t)f->blockedNnz;
     const size_t side = (size_t)f->sideNnz;
     view->rowBlockOffsets =
@@ -1974,9 +1976,10 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
     view->sideRowCsc = (const int*)keep(d, f->sideRowCsc, side * sizeof(int));
     if (f->sideValCsc)
         view->sideValCsc = (const float*)keep(d, f->sideValCsc, side * sizeof(float));
-    view->items = (const PullItem*)keep(d, items, (size_t)itemCount * sizeof(PullItem));
-    view->partials = (float*)keep(d, NULL, (size_t)splitPieces * kBlockDim * sizeof(float));
-    const size_t arrivalBytes = (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int);
+    view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
+    view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
+    const size_t arrivalBytes =
+        (size_t)(items->splitRows > 0 ? items->splitRows : 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
     view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
@@ -2019,7 +2022,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     g->y =
         (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
-    uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, &g->db);
+    uploadDb(f, &in->pull, &g->db);
     DbView* view = &g->db.view;
     const double rows = a->rows > 0 ? a->rows : 1;
     view->pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
@@ -2393,18 +2396,16 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 // One graph: both BFS codes on the device, every variant from every root.
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
-    PullItem* items = NULL;
-    int itemCount = 0, splitRows = 0, splitPieces = 0;
-    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &items, &itemCount, &splitRows,
-                    &splitPieces)) {
+    PullItems pull;
+    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &pull)) {
         outOfMemory(bi->name);
         return 1;
     }
-    itemCount = keepBlockedItems(&bi->db, items, itemCount);
+    pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
     DbDevice db;
     memset(&db, 0, sizeof(db));
-    uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &db);
-    free(items);
+    uploadDb(&bi->db, &pull, &db);
+    free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
     // levels read the rows, and the two directions share what sits in L2.
     db.view.sideColOffsets = db.view.sideRowOffsets;
@@ -3094,7 +3095,7 @@ static void freeInput(Input* in) {
     freeCsr(&in->a);
     freeCsr(&in->at);
     freeDb(&in->db);
-    free(in->items);
+    free(in->pull.list);
     free(in->dense);
     for (int c = 0; c < in->caseCount; ++c) {
         free(in->cases[c].x);
@@ -3615,12 +3616,11 @@ static bool prepareInput(Input* in, bool small) {
     if (in->kind != kInputFile && !makeInput(in, small))
         return false;
     bool ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
-              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->items, &in->itemCount,
-                         &in->splitRows, &in->splitPieces);
+              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->pull);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
                         4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
-                        (double)sizeof(PullItem) * in->itemCount + 4.0 * f->cols + 4.0 * f->rows;
+                        (double)sizeof(PullItem) * in->pull.count + 4.0 * f->cols + 4.0 * f->rows;
     double push = 0.0;
     for (int j = 0; ok && j < f->cols; ++j)
         push += pushBytesOfColumn(f, j);
