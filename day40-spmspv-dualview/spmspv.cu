@@ -1635,17 +1635,15 @@ static bool buildDb(const Csr* a, Db* f) {
     bool ok = s.cnt && s.slot && s.touched && s.scratch && f->rowBlockOffsets;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, false, f, &s);
-    const int blocks = f->blocks;
-    const long long blockedNnz = f->blockedNnz;
     ok = ok && allocDb(a->value != NULL, f);
-    // Counted again as they are placed.
+    // Counted again as they are placed, to the same totals.
     f->blocks = 0;
     f->blockedNnz = 0;
     f->sideNnz = 0;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, true, f, &s);
     if (ok)
-        f->blockStart[blocks] = (int)blockedNnz;
+        f->blockStart[f->blocks] = (int)f->blockedNnz;
     ok = ok && buildPushViews(a, f);
     free(s.cnt);
     free(s.slot);
