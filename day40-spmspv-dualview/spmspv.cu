@@ -3328,8 +3328,9 @@ static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
 }
 // x at a density: positions uniformly at random, or the same count packed into whole 16-entry
 // blocks drawn at random (the format's case: one x block, sixteen columns). Values +-[0.5, 1.5).
+// A random position is a block of one: both draw a free block and fill it.
 static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
-    const int cols = in->a.cols, colBlocks = in->db.blockCols;
+    const int cols = in->a.cols;
     long long want = (long long)floor(density * cols + 0.5);
     want = want < 1 ? 1 : want > cols ? cols : want;
     xc->pattern = pattern;
@@ -3339,19 +3340,13 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     if (!xc->x)
         return false;
     uint64_t state = kSeedX + (uint64_t)pattern;
+    const int width = pattern == kRandom ? 1 : kBlockDim;
+    const int blocks = pattern == kRandom ? cols : in->db.blockCols;
     for (long long placed = 0; placed < want;) {
-        if (pattern == kRandom) {
-            const int j = (int)(nextRandom(&state) % (uint64_t)cols);
-            if (xc->x[j] == 0.0f) {
-                xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
-                ++placed;
-            }
+        const int j0 = (int)(nextRandom(&state) % (uint64_t)blocks) * width;
+        if (xc->x[j0] != 0.0f)
             continue;
-        }
-        const int J = (int)(nextRandom(&state) % (uint64_t)colBlocks);
-        if (xc->x[J * kBlockDim] != 0.0f)
-            continue;
-        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < cols && placed < want; ++j) {
+        for (int j = j0; j < j0 + width && j < cols && placed < want; ++j) {
             xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
             ++placed;
         }
