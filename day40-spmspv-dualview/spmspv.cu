@@ -1931,7 +1931,7 @@ static void freeDbDevice(DbDevice* d) {
 // byte counts are the caller's.
 static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     DbView* view = &d->view;
-    memset(view, 0, sizeof(*view));
+    memset(d, 0, sizeof(*d));
     view->rows = f->rows;
     view->cols = f->cols;
     view->blockRows = f->blockRows;
@@ -2401,7 +2401,6 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     }
     pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
     DbDevice db;
-    memset(&db, 0, sizeof(db));
     uploadDb(&bi->db, &pull, &db);
     free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
