@@ -3446,24 +3446,20 @@ static bool prepareBfs(BfsInput* b, int roots) {
         (long long*)hostAlloc((size_t)roots * sizeof(long long), "componentEdges", true);
     b->dist = (int**)hostAlloc((size_t)roots * sizeof(int*), "dist", true);
     int* queue = (int*)hostAlloc((size_t)g->rows * sizeof(int), "queue", false);
-    if (!b->root || !b->levels || !b->componentEdges || !b->dist || !queue || !buildDb(g, &b->db)) {
-        free(queue);
-        return false;
-    }
+    bool ok = b->root && b->levels && b->componentEdges && b->dist && queue && buildDb(g, &b->db);
     uint64_t state = kSeedRoots;
     b->roots = 0;
     // Graph500's roots: vertices drawn at random among those with an edge; none has one, no search.
-    for (long long tries = 0; b->roots < roots && g->nnz > 0 && tries < 64LL * g->rows + 1000;
+    for (long long tries = 0; ok && b->roots < roots && g->nnz > 0 && tries < 64LL * g->rows + 1000;
          ++tries) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
         if (g->offsets[r + 1] == g->offsets[r])
             continue;
         int* dist = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
         b->dist[b->roots] = dist;
-        if (!dist) {
-            free(queue);
-            return false;
-        }
+        ok = dist != NULL;
+        if (!ok)
+            break;
         b->root[b->roots] = r;
         b->levels[b->roots] = bfsCpu(g, r, dist, queue);
         long long reachedEntries = 0;
@@ -3473,7 +3469,7 @@ static bool prepareBfs(BfsInput* b, int roots) {
         b->componentEdges[b->roots++] = reachedEntries / 2;
     }
     free(queue);
-    return true;
+    return ok;
 }
 
 // ---------------------------------------------------------------- the host part's report
