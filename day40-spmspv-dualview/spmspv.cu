@@ -560,13 +560,12 @@ typedef struct {
 // index into the row-ordered values would cost the same 4 bytes and make push gather them.
 typedef struct {
     int rows, cols, blockRows, blockCols, blocks;
-    long long blockedNnz, sideNnz;
-    long long sideBlocks;           // the nonzero blocks whose entries went to the side
-    int* rowBlockOffsets;           // blockRows + 1
-    int *blockCol, *blockStart;     // blocks; blocks + 1 (entry offsets)
-    unsigned char* entryIndex;      // blockedNnz: local row << 4 | local column
-    float* entryValue;              // blockedNnz, column-major inside each block
-    int* colBlockOffsets;           // blockCols + 1
+    long long blockedNnz, sideNnz, sideBlocks;  // sideBlocks: nonzero blocks sent to the side
+    int* rowBlockOffsets;                       // blockRows + 1
+    int *blockCol, *blockStart;                 // blocks; blocks + 1 (entry offsets)
+    unsigned char* entryIndex;                  // blockedNnz: local row << 4 | local column
+    float* entryValue;                          // blockedNnz, column-major inside each block
+    int* colBlockOffsets;                       // blockCols + 1
     int2* cscBlock;                 // blocks, in block-column order: {block row, entry start}
     unsigned char* cscColStart;     // 16 per block in that order: starts of columns 1..15, nnz - 1
     int *sideRowOffsets, *sideCol;  // rows + 1; sideNnz
@@ -605,10 +604,9 @@ enum InputKind {
     kInputDecode
 };
 typedef struct {
-    int kind;
+    int kind, decodeShape;  // an InputKind; a decoding layer's shape (kDecodeRows, kDecodeCols)
     const char* path;
     char name[48], description[160];
-    int decodeShape;
     long long merged;
     Csr a, at;  // A and its transpose (CSC)
     Db db;
@@ -616,8 +614,9 @@ typedef struct {
     float* dense;  // decoding only: W row-major with the zeros in place
     XCase cases[kCases];
     int caseCount;
-    double pushBytesPerX;  // the sector model's push bytes per nonzero x entry (mean over columns)
-    double pullBytesFull;  // DB pull's bytes: payload, views, x, y
+    // The sector model's bytes: DB push's per nonzero x entry (the mean over the columns), and DB
+    // pull's in all (payload, views, x, y).
+    double pushBytesPerX, pullBytesFull;
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
