@@ -1983,6 +1983,13 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
     CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
 }
+// A persistent or cooperative grid: as many blocks of the kernel as the GPU holds at once
+// (--small: a few, so that the loops take several turns).
+static int residentGrid(const void* kernel, int threads, int sms, bool small) {
+    int perSm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0));
+    return small ? kSmallGridCtas : perSm * sms;
+}
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
 static void setupCusparse(GpuInput* g, const Csr* a) {
@@ -2028,9 +2035,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
     view->pullBytes = (float)in->pullBytesFull;
     view->skipRows = skipFits(f) || small;
-    int perSm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
-    g->grid = small ? kSmallGridCtas : perSm * sms;
+    g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     setupCusparse(g, a);
     if (in->dense)
         g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
@@ -2306,12 +2311,8 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
     c->a = day38Arrays(g, offsets, cols);
     c->b = dbBfsArrays(g, view, offsets);
-    int perSm38 = 0, perSmDb = 0;
-    CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm38, bfsGridLoop, kThreadsPerBlock, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfs, kThreads, 0));
-    c->grid38 = small ? kSmallGridCtas : perSm38 * sms;
-    c->gridDb = small ? kSmallGridCtas : perSmDb * sms;
+    c->grid38 = residentGrid((const void*)bfsGridLoop, kThreadsPerBlock, sms, small);
+    c->gridDb = residentGrid((const void*)dbBfs, kThreads, sms, small);
 }
 static void freeBfsCall(BfsCall* c) {
     const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,  c->a.queue,   c->a.visited,
