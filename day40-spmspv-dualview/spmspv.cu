@@ -3397,10 +3397,9 @@ static bool loadMatrixMarket(const char* path, Input* in) {
              hashed ? ", values hashed" : "");
     in->merged = mm.merged;
     ok = ok && fitsHost(path, mm.rows, mm.cols, mm.entries);
-    if (ok) {
-        ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true);
-        if (!ok)
-            outOfMemory(path);
+    if (ok && !allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true)) {
+        outOfMemory(path);
+        ok = false;
     }
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry t = mm.entry[e];
