@@ -3559,19 +3559,17 @@ static int listInputs(const Options* o, Input* inputs) {
 }
 // A generated input's matrix, name and description. False after the line saying why.
 static bool makeInput(Input* in, bool small) {
-    const char* what = "";
+    const char* what = in->name;  // for the out-of-memory line; kron and decode name their kind
     bool ok = true;
     if (in->kind == kInputMesh) {
         const int side = small ? kFeSideSmall : kFeSide;
         snprintf(in->name, sizeof(in->name), "fe-mesh");
-        what = "fe-mesh";
         snprintf(in->description, sizeof(in->description),
                  "a 3D mesh of %d^3 nodes, %d unknowns each, 27-point coupling", side, kFeUnknowns);
         ok = makeMesh(side, &in->a);
     } else if (in->kind == kInputBand) {
         const int n = small ? kBandRowsSmall : kBandRows;
         snprintf(in->name, sizeof(in->name), "banded");
-        what = "banded";
         snprintf(in->description, sizeof(in->description),
                  "%d rows, half-width %d, half the band kept", n, kBandHalfWidth);
         ok = makeBand(n, &in->a);
