@@ -3619,10 +3619,9 @@ static bool prepareInput(Input* in, bool small) {
         const int pattern = decode ? kRandom : small ? c : c / kDensityCount;
         const double density =
             decode ? kDecodeKeepX : kDensities[small ? 2 * c : c % kDensityCount];
-        ok = makeX(in, pattern, density, xc);
+        ok = makeX(in, pattern, density, xc) && cpuReference(in, xc);
         if (ok)
             countWork(in, xc);
-        ok = ok && cpuReference(in, xc);
     }
     if (!ok)
         outOfMemory(in->kind == kInputFile ? in->path : in->name);
