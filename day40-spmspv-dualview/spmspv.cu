@@ -564,13 +564,12 @@ typedef struct {
 // index into the row-ordered values would cost the same 4 bytes and make push gather them.
 typedef struct {
     int rows, cols, blockRows, blockCols, blocks;
-    long long blockedNnz, sideNnz;
-    long long sideBlocks;           // the nonzero blocks whose entries went to the side
-    int* rowBlockOffsets;           // blockRows + 1
-    int *blockCol, *blockStart;     // blocks; blocks + 1 (entry offsets)
-    unsigned char* entryIndex;      // blockedNnz: local row << 4 | local column
-    float* entryValue;              // blockedNnz, column-major inside each block
-    int* colBlockOffsets;           // blockCols + 1
+    long long blockedNnz, sideNnz, sideBlocks;  // sideBlocks: nonzero blocks sent to the side
+    int* rowBlockOffsets;                       // blockRows + 1
+    int *blockCol, *blockStart;                 // blocks; blocks + 1 (entry offsets)
+    unsigned char* entryIndex;                  // blockedNnz: local row << 4 | local column
+    float* entryValue;                          // blockedNnz, column-major inside each block
+    int* colBlockOffsets;                       // blockCols + 1
     int2* cscBlock;                 // blocks, in block-column order: {block row, entry start}
     unsigned char* cscColStart;     // 16 per block in that order: starts of columns 1..15, nnz - 1
     int *sideRowOffsets, *sideCol;  // rows + 1; sideNnz
@@ -583,6 +582,11 @@ typedef struct {
 typedef struct {
     int blockRow, begin, end, piece, pieces, partialBase, splitId;
 } PullItem;
+// A format's pull items, and the block rows split into pieces and those pieces (the partial sums').
+typedef struct {
+    PullItem* list;
+    int count, splitRows, splitPieces;
+} PullItems;
 // One x of part 1, with the host's counts of what each path must read.
 typedef struct {
     int pattern;
@@ -604,20 +608,19 @@ enum InputKind {
     kInputDecode
 };
 typedef struct {
-    int kind;
+    int kind, decodeShape;  // an InputKind; a decoding layer's shape (kDecodeRows, kDecodeCols)
     const char* path;
     char name[48], description[160];
-    int decodeShape;
     long long merged;
     Csr a, at;  // A and its transpose (CSC)
     Db db;
-    PullItem* items;
-    int itemCount, splitRows, splitPieces;
+    PullItems pull;
     float* dense;  // decoding only: W row-major with the zeros in place
     XCase cases[kCases];
     int caseCount;
-    double pushBytesPerX;  // the sector model's push bytes per nonzero x entry (mean over columns)
-    double pullBytesFull;  // DB pull's bytes: payload, views, x, y
+    // The sector model's bytes: DB push's per nonzero x entry (the mean over the columns), and DB
+    // pull's in all (payload, views, x, y).
+    double pushBytesPerX, pullBytesFull;
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
@@ -1419,6 +1422,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
 // The last host allocation that failed, for the one line that says so: its bytes and its array.
 static size_t gFailedBytes = 0;
 static const char* gFailedWhat = "";
+// Zero bytes get one, so that NULL always means out of memory and callers need not pad.
 static void* hostAlloc(size_t bytes, const char* what, bool zeroed) {
     void* p = zeroed ? calloc(bytes > 0 ? bytes : 1, 1) : malloc(bytes > 0 ? bytes : 1);
     if (!p) {
@@ -1435,10 +1439,8 @@ static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->cols = cols;
     m->nnz = nnz;
     m->offsets = (int*)hostAlloc(((size_t)rows + 1) * sizeof(int), "offsets", true);
-    m->index = (int*)hostAlloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int), "index", false);
-    m->value = values
-                   ? (float*)hostAlloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(float), "value", false)
-                   : NULL;
+    m->index = (int*)hostAlloc((size_t)nnz * sizeof(int), "index", false);
+    m->value = values ? (float*)hostAlloc((size_t)nnz * sizeof(float), "value", false) : NULL;
     return m->offsets && m->index && (m->value || !values);
 }
 static int compareInts(const void* a, const void* b) {
@@ -1561,6 +1563,18 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     f->rowBlockOffsets[I + 1] = f->blocks;
     return true;
 }
+// Block b's column table (entries are column-major inside a block): the starts of its columns 1 to
+// 15, and its nnz - 1.
+static void columnTable(const Db* f, int b, unsigned char* table) {
+    int count[kBlockDim] = {0};
+    for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
+        ++count[f->entryIndex[e] & 15];
+    for (int c = 0, start = 0; c < kBlockDim - 1; ++c) {
+        start += count[c];
+        table[c] = (unsigned char)start;
+    }
+    table[kBlockDim - 1] = (unsigned char)(f->blockStart[b + 1] - f->blockStart[b] - 1);
+}
 // The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
 // their block row, entry start and column table; the side entries' CSC.
 static bool buildPushViews(const Csr* a, Db* f) {
@@ -1576,16 +1590,7 @@ static bool buildPushViews(const Csr* a, Db* f) {
         for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
             const int k = next[f->blockCol[b]]++;
             f->cscBlock[k] = make_int2(I, f->blockStart[b]);
-            unsigned char* table = f->cscColStart + (size_t)k * kBlockDim;
-            const int nnz = f->blockStart[b + 1] - f->blockStart[b];
-            int count[kBlockDim] = {0};
-            for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
-                ++count[f->entryIndex[e] & 15];
-            for (int c = 0, start = 0; c < kBlockDim - 1; ++c) {
-                start += count[c];
-                table[c] = (unsigned char)start;
-            }
-            table[kBlockDim - 1] = (unsigned char)(nnz - 1);
+            columnTable(f, b, f->cscColStart + (size_t)k * kBlockDim);
         }
     free(next);
     const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
@@ -1636,17 +1641,15 @@ static bool buildDb(const Csr* a, Db* f) {
     bool ok = s.cnt && s.slot && s.touched && s.scratch && f->rowBlockOffsets;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, false, f, &s);
-    const int blocks = f->blocks;
-    const long long blockedNnz = f->blockedNnz;
     ok = ok && allocDb(a->value != NULL, f);
-    // Counted again as they are placed.
+    // Counted again as they are placed, to the same totals.
     f->blocks = 0;
     f->blockedNnz = 0;
     f->sideNnz = 0;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, true, f, &s);
     if (ok)
-        f->blockStart[blocks] = (int)blockedNnz;
+        f->blockStart[f->blocks] = (int)f->blockedNnz;
     ok = ok && buildPushViews(a, f);
     free(s.cnt);
     free(s.slot);
@@ -1680,39 +1683,37 @@ static int itemEntriesFor(long long nnz, bool small) {
 }
 // Pull items: each block row's stream cut into pieces of at most itemEntries entries. Counted in
 // a first pass, written in a second.
-static bool buildItems(const Db* f, int itemEntries, PullItem** items, int* itemCount,
-                       int* splitRows, int* splitPieces) {
+static bool buildItems(const Db* f, int itemEntries, PullItems* out) {
     long long count = 0;
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {
-            *items = (PullItem*)hostAlloc((size_t)(count > 0 ? count : 1) * sizeof(PullItem),
-                                          "items", false);
-            if (!*items)
+            out->list = (PullItem*)hostAlloc((size_t)count * sizeof(PullItem), "items", false);
+            if (!out->list)
                 return false;
         }
         count = 0;
-        *splitRows = 0;
-        *splitPieces = 0;
+        out->splitRows = 0;
+        out->splitPieces = 0;
         for (int I = 0; I < f->blockRows; ++I) {
             const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
             const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
                               f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
                               f->sideRowOffsets[r0];
             const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
+            const int splitId = pieces > 1 ? out->splitRows : -1;
             for (int p = 0; p < pieces; ++p, ++count) {
                 const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-                const PullItem it = {
-                    I, p * itemEntries, end, p, pieces, *splitPieces, pieces > 1 ? *splitRows : -1};
+                const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
                 if (pass == 1)
-                    (*items)[count] = it;
+                    out->list[count] = it;
             }
             if (pieces > 1) {
-                ++*splitRows;
-                *splitPieces += pieces;
+                ++out->splitRows;
+                out->splitPieces += pieces;
             }
         }
     }
-    *itemCount = (int)count;
+    out->count = (int)count;
     return true;
 }
 // Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory
@@ -1934,15 +1935,14 @@ static void freeDbDevice(DbDevice* d) {
 }
 // The DB format's arrays on the device (a pattern's without values) and its pull items; the rule's
 // byte counts are the caller's.
-static void uploadDb(const Db* f, const PullItem* items, int itemCount, int splitRows,
-                     int splitPieces, DbDevice* d) {
+static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     DbView* view = &d->view;
-    memset(view, 0, sizeof(*view));
+    memset(d, 0, sizeof(*d));
     view->rows = f->rows;
     view->cols = f->cols;
     view->blockRows = f->blockRows;
     view->blockCols = f->blockCols;
-    view->itemCount = itemCount;
+    view->itemCount = items->count;
     const size_t blocks = (size_t)f->blocks, blocked = (size_t)f->blockedNnz;
     const size_t side = (size_t)f->sideNnz;
     view->rowBlockOffsets =
@@ -1965,20 +1965,9 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
         memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
     }
     view->pushView = (const uint4*)keep(d, record, blocks * 2 * sizeof(uint4));
-    // Skipping pull's view: the same column tables in block-row order. A block's entry start
-    // names it; within its block row the starts increase, so a binary search finds its place.
-    for (int k = 0; k < f->blocks; ++k) {
-        const int I = f->cscBlock[k].x, start = f->cscBlock[k].y;
-        int low = f->rowBlockOffsets[I], high = f->rowBlockOffsets[I + 1] - 1;
-        while (low < high) {
-            const int mid = (low + high) / 2;
-            if (f->blockStart[mid] < start)
-                low = mid + 1;
-            else
-                high = mid;
-        }
-        memcpy(&record[low], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
-    }
+    // Skipping pull's view: the same column tables in block-row order, made again from the entries.
+    for (int b = 0; b < f->blocks; ++b)
+        columnTable(f, b, (unsigned char*)&record[b]);
     view->rowTable = (const uint4*)keep(d, record, blocks * sizeof(uint4));
     free(record);
     view->sideRowOffsets =
@@ -1991,14 +1980,22 @@ static void uploadDb(const Db* f, const PullItem* items, int itemCount, int spli
     view->sideRowCsc = (const int*)keep(d, f->sideRowCsc, side * sizeof(int));
     if (f->sideValCsc)
         view->sideValCsc = (const float*)keep(d, f->sideValCsc, side * sizeof(float));
-    view->items = (const PullItem*)keep(d, items, (size_t)itemCount * sizeof(PullItem));
-    view->partials = (float*)keep(d, NULL, (size_t)splitPieces * kBlockDim * sizeof(float));
-    const size_t arrivalBytes = (size_t)(splitRows > 0 ? splitRows : 1) * sizeof(unsigned int);
+    view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
+    view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
+    const size_t arrivalBytes =
+        (size_t)(items->splitRows > 0 ? items->splitRows : 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
     view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
     CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
+}
+// A persistent or cooperative grid: as many blocks of the kernel as the GPU holds at once
+// (--small: a few, so that the loops take several turns).
+static int residentGrid(const void* kernel, int threads, int sms, bool small) {
+    int perSm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0));
+    return small ? kSmallGridCtas : perSm * sms;
 }
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
@@ -2036,7 +2033,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     g->y =
         (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
-    uploadDb(f, in->items, in->itemCount, in->splitRows, in->splitPieces, &g->db);
+    uploadDb(f, &in->pull, &g->db);
     DbView* view = &g->db.view;
     const double rows = a->rows > 0 ? a->rows : 1;
     view->pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
@@ -2045,9 +2042,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
     view->pullBytes = (float)in->pullBytesFull;
     view->skipRows = skipFits(f) || small;
-    int perSm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dbSpmspv, kThreads, 0));
-    g->grid = small ? kSmallGridCtas : perSm * sms;
+    g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     setupCusparse(g, a);
     if (in->dense)
         g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
@@ -2077,7 +2072,7 @@ static void setupCold(const Input* in, int copies, GpuInput* g) {
     for (int i = 0; i < copies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
-        uploadDb(&in->db, in->items, in->itemCount, in->splitRows, in->splitPieces, &g->coldDb[i]);
+        uploadDb(&in->db, &in->pull, &g->coldDb[i]);
         DbView* copy = &g->coldDb[i].view;
         copy->pushBytesPerSample = g->db.view.pushBytesPerSample;
         copy->pushBytesFixed = g->db.view.pushBytesFixed;
@@ -2231,37 +2226,27 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 static const char* const kVariantColumns[kVariantCount] = {
     "cuSP", "cuBLAS", "CSR", "CSC", "pull", "push", "skip", "auto", "cuB-c", "auto-c"};
 static void printTimesHeader(const Input* in, const bool* enabled) {
-    char line[640];
     const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
-    int n = snprintf(line, sizeof(line), "  %-*s %-9s %-6s", width, "input", "x", "d");
-    for (int variant = 0; variant < kVariantCount; ++variant) {
-        if (!enabled[variant])
-            continue;
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6s", kVariantColumns[variant]);
-    }
-    n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s", "dir");
-    printf("%s %7s %7s\n", line, "x plain", "x lib");
+    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        if (enabled[variant])
+            printf(" %6s", kVariantColumns[variant]);
+    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
 }
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
                        int decision) {
-    const bool decode = in->kind == kInputDecode;
-    char line[640];
-    int n = snprintf(line, sizeof(line), "~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern],
-                     xc->density);
-    for (int variant = 0; variant < kVariantCount; ++variant) {
-        if (!enabled[variant])
-            continue;
-        n += snprintf(line + n, sizeof(line) - (size_t)n, " %6.2f", t[variant] * 1e3);
-    }
-    n += snprintf(line + n, sizeof(line) - (size_t)n, " %4s",
-                  decision == kPushOnly   ? "push"
-                  : decision == kSkipOnly ? "skip"
-                                          : "pull");
+    printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        if (enabled[variant])
+            printf(" %6.2f", t[variant] * 1e3);
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
-    const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
-    printf("%s %6.2fx %6.2fx\n", line, t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
-           t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+    const double base = in->kind == kInputDecode ? t[kCublasGemv] : t[kCusparseCsr];
+    printf(" %4s %6.2fx %6.2fx\n",
+           decision == kPushOnly   ? "push"
+           : decision == kSkipOnly ? "skip"
+                                   : "pull",
+           t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
@@ -2384,12 +2369,8 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
     c->a = day38Arrays(g, offsets, cols);
     c->b = dbBfsArrays(g, view, offsets);
-    int perSm38 = 0, perSmDb = 0;
-    CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm38, bfsGridLoop, kThreadsPerBlock, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSmDb, dbBfs, kThreads, 0));
-    c->grid38 = small ? kSmallGridCtas : perSm38 * sms;
-    c->gridDb = small ? kSmallGridCtas : perSmDb * sms;
+    c->grid38 = residentGrid((const void*)bfsGridLoop, kThreadsPerBlock, sms, small);
+    c->gridDb = residentGrid((const void*)dbBfs, kThreads, sms, small);
 }
 static void freeBfsCall(BfsCall* c) {
     const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,  c->a.queue,   c->a.visited,
@@ -2471,18 +2452,15 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 // One graph: both BFS codes on the device, every variant from every root.
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
-    PullItem* items = NULL;
-    int itemCount = 0, splitRows = 0, splitPieces = 0;
-    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &items, &itemCount, &splitRows,
-                    &splitPieces)) {
+    PullItems pull;
+    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &pull)) {
         outOfMemory(bi->name);
         return 1;
     }
-    itemCount = keepBlockedItems(&bi->db, items, itemCount);
+    pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
     DbDevice db;
-    memset(&db, 0, sizeof(db));
-    uploadDb(&bi->db, items, itemCount, splitRows, splitPieces, &db);
-    free(items);
+    uploadDb(&bi->db, &pull, &db);
+    free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
     // levels read the rows, and the two directions share what sits in L2.
     db.view.sideColOffsets = db.view.sideRowOffsets;
@@ -3178,7 +3156,7 @@ static void freeInput(Input* in) {
     freeCsr(&in->a);
     freeCsr(&in->at);
     freeDb(&in->db);
-    free(in->items);
+    free(in->pull.list);
     free(in->dense);
     for (int c = 0; c < in->caseCount; ++c) {
         free(in->cases[c].x);
@@ -3186,9 +3164,7 @@ static void freeInput(Input* in) {
         free(in->cases[c].absSum);
         free(in->cases[c].rowProducts);
     }
-    in->items = NULL;
-    in->dense = NULL;
-    in->caseCount = 0;
+    memset(in, 0, sizeof(*in));
 }
 static void freeBfs(BfsInput* b) {
     freeCsr(&b->g);
@@ -3225,43 +3201,36 @@ static float hashedValue(uint64_t seed, uint64_t i, uint64_t j) {
 }
 // The mesh: side^3 nodes, kFeUnknowns unknowns each, every node coupled to its 27-point
 // neighbourhood; numbered node by node, so 16 rows see about 5 nodes and the blocks are dense.
-// Counted in a first pass, written in a second.
+// The count needs no pass of its own: along one axis the nodes see 3 * side - 2 nodes in all (each
+// itself and its two neighbours, an end node one fewer), and a neighbourhood is three axes'
+// product.
 static bool makeMesh(int side, Csr* a) {
-    const long long nodes = (long long)side * side * side;
+    const long long nodes = (long long)side * side * side, pairsPerAxis = 3LL * side - 2;
     const int rows = (int)(nodes * kFeUnknowns);
-    long long nnz = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1 && !allocCsr(a, rows, rows, nnz, true))
-            return false;
-        long long k = 0;
-        for (long long node = 0; node < nodes; ++node) {
-            const int ix = (int)(node % side), iy = (int)(node / side % side),
-                      iz = (int)(node / ((long long)side * side));
-            for (int u = 0; u < kFeUnknowns; ++u) {
-                const int row = (int)(node * kFeUnknowns + u);
-                for (int dz = -1; dz <= 1; ++dz)
-                    for (int dy = -1; dy <= 1; ++dy)
-                        for (int dx = -1; dx <= 1; ++dx) {
-                            const int jx = ix + dx, jy = iy + dy, jz = iz + dz;
-                            if (jx < 0 || jy < 0 || jz < 0 || jx >= side || jy >= side ||
-                                jz >= side)
-                                continue;
-                            const long long other =
-                                jx + (long long)side * (jy + (long long)side * jz);
-                            for (int w = 0; w < kFeUnknowns; ++w, ++k) {
-                                if (pass == 0)
-                                    continue;
-                                const int col = (int)(other * kFeUnknowns + w);
-                                a->index[k] = col;
-                                a->value[k] =
-                                    hashedValue(kSeedValues, (uint64_t)row, (uint64_t)col);
-                            }
+    const long long nnz = pairsPerAxis * pairsPerAxis * pairsPerAxis * kFeUnknowns * kFeUnknowns;
+    if (!allocCsr(a, rows, rows, nnz, true))
+        return false;
+    long long k = 0;
+    for (long long node = 0; node < nodes; ++node) {
+        const int ix = (int)(node % side), iy = (int)(node / side % side),
+                  iz = (int)(node / ((long long)side * side));
+        for (int u = 0; u < kFeUnknowns; ++u) {
+            const int row = (int)(node * kFeUnknowns + u);
+            for (int dz = -1; dz <= 1; ++dz)
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        const int jx = ix + dx, jy = iy + dy, jz = iz + dz;
+                        if (jx < 0 || jy < 0 || jz < 0 || jx >= side || jy >= side || jz >= side)
+                            continue;
+                        const long long other = jx + (long long)side * (jy + (long long)side * jz);
+                        for (int w = 0; w < kFeUnknowns; ++w, ++k) {
+                            const int col = (int)(other * kFeUnknowns + w);
+                            a->index[k] = col;
+                            a->value[k] = hashedValue(kSeedValues, (uint64_t)row, (uint64_t)col);
                         }
-                if (pass == 1)
-                    a->offsets[row + 1] = (int)k;
-            }
+                    }
+            a->offsets[row + 1] = (int)k;
         }
-        nnz = k;
     }
     return true;
 }
@@ -3302,8 +3271,7 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
                        bool values, uint64_t seed, Csr* a) {
     int* colStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "colStart", true);
     int* rowStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "rowStart", true);
-    int* rowsByCol =
-        (int*)hostAlloc((size_t)(count > 0 ? count : 1) * sizeof(int), "rowsByCol", false);
+    int* rowsByCol = (int*)hostAlloc((size_t)count * sizeof(int), "rowsByCol", false);
     bool ok = colStart && rowStart && rowsByCol;
     for (long long e = 0; ok && e < count; ++e) {
         ++colStart[pairCol[e] + 1];
@@ -3336,7 +3304,7 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
     ok = ok && allocCsr(a, n, n, kept, values);
     if (ok) {
         memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int));
-        memcpy(a->index, cols, (size_t)(kept > 0 ? kept : 1) * sizeof(int));
+        memcpy(a->index, cols, (size_t)kept * sizeof(int));
         for (int r = 0; values && r < n; ++r)
             for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k)
                 a->value[k] = hashedValue(seed, (uint64_t)r, (uint64_t)a->index[k]);
@@ -3423,8 +3391,9 @@ static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
 }
 // x at a density: positions uniformly at random, or the same count packed into whole 16-entry
 // blocks drawn at random (the format's case: one x block, sixteen columns). Values +-[0.5, 1.5).
+// A random position is a block of one: both draw a free block and fill it.
 static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
-    const int cols = in->a.cols, colBlocks = in->db.blockCols;
+    const int cols = in->a.cols;
     long long want = (long long)floor(density * cols + 0.5);
     want = want < 1 ? 1 : want > cols ? cols : want;
     xc->pattern = pattern;
@@ -3434,19 +3403,13 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     if (!xc->x)
         return false;
     uint64_t state = kSeedX + (uint64_t)pattern;
+    const int width = pattern == kRandom ? 1 : kBlockDim;
+    const int blocks = pattern == kRandom ? cols : in->db.blockCols;
     for (long long placed = 0; placed < want;) {
-        if (pattern == kRandom) {
-            const int j = (int)(nextRandom(&state) % (uint64_t)cols);
-            if (xc->x[j] == 0.0f) {
-                xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
-                ++placed;
-            }
+        const int j0 = (int)(nextRandom(&state) % (uint64_t)blocks) * width;
+        if (xc->x[j0] != 0.0f)
             continue;
-        }
-        const int J = (int)(nextRandom(&state) % (uint64_t)colBlocks);
-        if (xc->x[J * kBlockDim] != 0.0f)
-            continue;
-        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < cols && placed < want; ++j) {
+        for (int j = j0; j < j0 + width && j < cols && placed < want; ++j) {
             xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
             ++placed;
         }
@@ -3459,6 +3422,16 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
 // check.
+// One line on stderr, saying what is wrong, and false: how every refusal of a flag or an input
+// ends.
+static bool refuse(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return false;
+}
 // What a file of this size costs the host at its peak, a bound on the measured peaks (the README's
 // Build and run); false after the line saying so when the machine has less.
 static bool fitsHost(const char* path, double rows, double cols, double nnz) {
@@ -3466,9 +3439,8 @@ static bool fitsHost(const char* path, double rows, double cols, double nnz) {
     const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
     if (need <= have)
         return true;
-    fprintf(stderr, "%s: needs about %.0f bytes of host memory, this machine has %.0f\n", path,
-            need, have);
-    return false;
+    return refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path, need,
+                  have);
 }
 static bool loadMatrixMarket(const char* path, Input* in) {
     MmMatrix mm;
@@ -3476,8 +3448,7 @@ static bool loadMatrixMarket(const char* path, Input* in) {
         return false;
     bool allEqual = true, ok = mm.entries > 0;
     if (!ok)
-        fprintf(stderr, "%s: needs at least one entry, got %d x %d with none\n", path, mm.rows,
-                mm.cols);
+        refuse("%s: needs at least one entry, got %d x %d with none", path, mm.rows, mm.cols);
     for (int e = 1; e < mm.entries && allEqual; ++e)
         allEqual = mm.entry[e].val == mm.entry[0].val;
     const bool hashed = mm.field == MM_PATTERN || allEqual;
@@ -3490,10 +3461,9 @@ static bool loadMatrixMarket(const char* path, Input* in) {
              hashed ? ", values hashed" : "");
     in->merged = mm.merged;
     ok = ok && fitsHost(path, mm.rows, mm.cols, mm.entries);
-    if (ok) {
-        ok = allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true);
-        if (!ok)
-            outOfMemory(path);
+    if (ok && !allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true)) {
+        outOfMemory(path);
+        ok = false;
     }
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry t = mm.entry[e];
@@ -3539,24 +3509,20 @@ static bool prepareBfs(BfsInput* b, int roots) {
         (long long*)hostAlloc((size_t)roots * sizeof(long long), "componentEdges", true);
     b->dist = (int**)hostAlloc((size_t)roots * sizeof(int*), "dist", true);
     int* queue = (int*)hostAlloc((size_t)g->rows * sizeof(int), "queue", false);
-    if (!b->root || !b->levels || !b->componentEdges || !b->dist || !queue || !buildDb(g, &b->db)) {
-        free(queue);
-        return false;
-    }
+    bool ok = b->root && b->levels && b->componentEdges && b->dist && queue && buildDb(g, &b->db);
     uint64_t state = kSeedRoots;
     b->roots = 0;
     // Graph500's roots: vertices drawn at random among those with an edge; none has one, no search.
-    for (long long tries = 0; b->roots < roots && g->nnz > 0 && tries < 64LL * g->rows + 1000;
+    for (long long tries = 0; ok && b->roots < roots && g->nnz > 0 && tries < 64LL * g->rows + 1000;
          ++tries) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
         if (g->offsets[r + 1] == g->offsets[r])
             continue;
         int* dist = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
         b->dist[b->roots] = dist;
-        if (!dist) {
-            free(queue);
-            return false;
-        }
+        ok = dist != NULL;
+        if (!ok)
+            break;
         b->root[b->roots] = r;
         b->levels[b->roots] = bfsCpu(g, r, dist, queue);
         long long reachedEntries = 0;
@@ -3566,7 +3532,7 @@ static bool prepareBfs(BfsInput* b, int roots) {
         b->componentEdges[b->roots++] = reachedEntries / 2;
     }
     free(queue);
-    return true;
+    return ok;
 }
 
 // ---------------------------------------------------------------- the host part's report
@@ -3614,36 +3580,24 @@ static bool parseFlags(int argc, char** argv, Options* o) {
         int overflow = 0;
         if (strcmp(arg, "--small") == 0) {
             o->small = true;
-            continue;
-        }
-        if (strcmp(arg, "--roots") == 0) {
-            if (++a == argc) {
-                fprintf(stderr, "flag --roots: needs a value\n");
-                return false;
-            }
+        } else if (strcmp(arg, "--roots") == 0) {
+            if (++a == argc)
+                return refuse("flag --roots: needs a value");
             if (!mmInteger(argv[a], &value, &overflow) || overflow || value < 1 ||
-                value > kRootsMax) {
-                fprintf(stderr, "flag --roots: '%s' is not an integer from 1 to %d\n",
-                        mmQuote(argv[a]), kRootsMax);
-                return false;
-            }
+                value > kRootsMax)
+                return refuse("flag --roots: '%s' is not an integer from 1 to %d", mmQuote(argv[a]),
+                              kRootsMax);
             o->roots = (int)value;
-            continue;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return refuse("flag %s: unknown (--help lists every flag)", mmQuote(arg));
+        } else if (o->fileCount == kMaxInputs) {
+            return refuse("flag %s: more than %d inputs", mmQuote(arg), kMaxInputs);
+        } else {
+            o->files[o->fileCount++] = arg;
         }
-        if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "flag %s: unknown (--help lists every flag)\n", mmQuote(arg));
-            return false;
-        }
-        if (o->fileCount == kMaxInputs) {
-            fprintf(stderr, "flag %s: more than %d inputs\n", mmQuote(arg), kMaxInputs);
-            return false;
-        }
-        o->files[o->fileCount++] = arg;
     }
-    if (o->small && o->fileCount > 0) {
-        fprintf(stderr, "flag --small: chooses its own inputs, so it takes no path\n");
-        return false;
-    }
+    if (o->small && o->fileCount > 0)
+        return refuse("flag --small: chooses its own inputs, so it takes no path");
     return true;
 }
 // Step 2: the part-1 and part-3 inputs, in order: the files named, or the word graph, the three
@@ -3669,19 +3623,17 @@ static int listInputs(const Options* o, Input* inputs) {
 }
 // A generated input's matrix, name and description. False after the line saying why.
 static bool makeInput(Input* in, bool small) {
-    const char* what = "";
+    const char* what = in->name;  // for the out-of-memory line; kron and decode name their kind
     bool ok = true;
     if (in->kind == kInputMesh) {
         const int side = small ? kFeSideSmall : kFeSide;
         snprintf(in->name, sizeof(in->name), "fe-mesh");
-        what = "fe-mesh";
         snprintf(in->description, sizeof(in->description),
                  "a 3D mesh of %d^3 nodes, %d unknowns each, 27-point coupling", side, kFeUnknowns);
         ok = makeMesh(side, &in->a);
     } else if (in->kind == kInputBand) {
         const int n = small ? kBandRowsSmall : kBandRows;
         snprintf(in->name, sizeof(in->name), "banded");
-        what = "banded";
         snprintf(in->description, sizeof(in->description),
                  "%d rows, half-width %d, half the band kept", n, kBandHalfWidth);
         ok = makeBand(n, &in->a);
@@ -3713,12 +3665,11 @@ static bool prepareInput(Input* in, bool small) {
     if (in->kind != kInputFile && !makeInput(in, small))
         return false;
     bool ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
-              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->items, &in->itemCount,
-                         &in->splitRows, &in->splitPieces);
+              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->pull);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
                         4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
-                        (double)sizeof(PullItem) * in->itemCount + 4.0 * f->cols + 4.0 * f->rows;
+                        (double)sizeof(PullItem) * in->pull.count + 4.0 * f->cols + 4.0 * f->rows;
     double push = 0.0;
     for (int j = 0; ok && j < f->cols; ++j)
         push += pushBytesOfColumn(f, j);
@@ -3732,10 +3683,9 @@ static bool prepareInput(Input* in, bool small) {
         const int pattern = decode ? kRandom : small ? c : c / kDensityCount;
         const double density =
             decode ? kDecodeKeepX : kDensities[small ? 2 * c : c % kDensityCount];
-        ok = makeX(in, pattern, density, xc);
+        ok = makeX(in, pattern, density, xc) && cpuReference(in, xc);
         if (ok)
             countWork(in, xc);
-        ok = ok && cpuReference(in, xc);
     }
     if (!ok)
         outOfMemory(in->kind == kInputFile ? in->path : in->name);
@@ -3862,11 +3812,9 @@ static bool fitsGpu(const Input* inputs, int count) {
             in->dense ? kTimedRuns * (4.0 * in->a.rows * in->a.cols + dbBytes(&in->db)) : 0.0;
         const double need = 2.0 * (dbBytes(&in->db) + csrCscBytes(&in->a)) +
                             64.0 * ((double)in->a.rows + in->a.cols) + cold;
-        if (need > (double)freeBytes) {
-            fprintf(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free\n",
-                    in->kind == kInputFile ? in->path : in->name, need, freeBytes);
-            return false;
-        }
+        if (need > (double)freeBytes)
+            return refuse("%s: needs about %.0f bytes of GPU memory, the GPU has %zu free",
+                          in->kind == kInputFile ? in->path : in->name, need, freeBytes);
     }
     return true;
 }
