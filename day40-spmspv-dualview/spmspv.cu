@@ -24,6 +24,7 @@
 // Run: ./spmspv            the verified run, from this folder (host part: under a minute, 3.7 GB)
 // Run: ./spmspv --small    the same code paths on small inputs, for compute-sanitizer
 // Run: ./spmspv --roots N  Kronecker BFS roots (1..64, default 8)
+// Run: ./spmspv --full     each input's x table too: the work each x asks of push, the rule's pick
 // Run: ./spmspv FILE.mtx   your Matrix Market files instead of the generated inputs (up to 8)
 // Run: ./spmspv --help     this list (-h too); transcripts and the lab notebook: evidence/
 // clang-format on
@@ -375,6 +376,7 @@ static const char* const kUsage =
     "  ./spmspv            the verified run, from this folder (host part: under a minute, 3.7 GB)\n"
     "  ./spmspv --small    the same code paths on small inputs, for compute-sanitizer\n"
     "  ./spmspv --roots N  Kronecker BFS roots (1..64, default 8)\n"
+    "  ./spmspv --full     each input's x table too: the work each x asks of push, the rule's pick\n"
     "  ./spmspv FILE.mtx   your Matrix Market files instead of the generated inputs (up to 8)\n"
     "  ./spmspv --help     this list (-h too); transcripts and the lab notebook: evidence/\n";
 // clang-format on
@@ -693,7 +695,7 @@ typedef struct {
     float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
     DbDevice db;
     float* coldDense;  // a decoding layer's copies of both sides' weights (setupCold)
-    DbDevice* coldDb;
+    DbDevice coldDb[kTimedRuns];
     int coldCopies;
     cusparseSpMatDescr_t csr;
     cusparseDnVecDescr_t xVec, yVec;
@@ -737,7 +739,7 @@ enum BfsVariant {
 static const char* const kBfsNames[kBfsVariants] = {
     "day 38, edge-balanced grid loop", "DB-BFS push-only", "DB-BFS pull-only", "DB-BFS auto"};
 typedef struct {
-    bool small, help;
+    bool small, help, full;
     int roots, fileCount;
     const char* files[kMaxInputs];
 } Options;
@@ -904,15 +906,18 @@ __device__ int tableByte(uint4 t, int i) {
     const unsigned w = i < 4 ? t.x : i < 8 ? t.y : i < 12 ? t.z : t.w;
     return (int)(w >> (8 * (i % 4)) & 0xffu);
 }
-// Column c's run of entries in the block at block-column position k: one 32-byte view record
-// (block row, start, the column table) names it; column-major storage makes it one run.
+// Column c's run of entries in a block whose entries begin at start: column-major storage makes
+// it one run, which ends where the column table says the next column begins.
+__device__ int2 runOfColumn(int start, uint4 table, int c) {
+    return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)),
+                     start + tableByte(table, c) + (c == kBlockDim - 1));
+}
+// The same for the block at block-column position k, which one 32-byte view record names (block
+// row, start, the column table).
 __device__ int2 columnRun(const DbView& view, int k, int c, int* blockRow) {
-    const uint4 head = view.pushView[2 * k], table = view.pushView[2 * k + 1];
+    const uint4 head = view.pushView[2 * k];
     *blockRow = (int)head.x;
-    const int start = (int)head.y;
-    return make_int2(
-        start + (c == 0 ? 0 : tableByte(table, c - 1)),
-        start + (c == kBlockDim - 1 ? tableByte(table, kBlockDim - 1) + 1 : tableByte(table, c)));
+    return runOfColumn((int)head.y, view.pushView[2 * k + 1], c);
 }
 // Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
 __device__ void pushSegment(const DbView& view, int k, int c, float xj, float* y) {
@@ -1055,19 +1060,17 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
         for (; columns != 0u; columns &= columns - 1u) {
             const int c = __ffs(columns) - 1;
             const float xc = __ldg((const float*)line + c);  // in L1: the line was just read
-            const int from = start + (c == 0 ? 0 : tableByte(table, c - 1));
-            const int to =
-                start + (c == kBlockDim - 1 ? tableByte(table, c) + 1 : tableByte(table, c));
+            const int2 run = runOfColumn(start, table, c);
             unsigned char index[kBlockDim];  // a run holds at most one entry a row
             float value[kBlockDim];
 #pragma unroll
             for (int u = 0; u < kBlockDim; ++u) {
-                index[u] = from + u < to ? view.entryIndex[from + u] : 0;
-                value[u] = from + u < to ? view.entryValue[from + u] : 0.0f;
+                index[u] = run.x + u < run.y ? view.entryIndex[run.x + u] : 0;
+                value[u] = run.x + u < run.y ? view.entryValue[run.x + u] : 0.0f;
             }
 #pragma unroll
             for (int u = 0; u < kBlockDim; ++u)
-                if (from + u < to)
+                if (run.x + u < run.y)
                     mine[(index[u] >> 4) * kThreads] += value[u] * xc;
         }
     }
@@ -2064,11 +2067,6 @@ static void setupCold(const Input* in, int copies, GpuInput* g) {
     const size_t denseCount = (size_t)g->rows * g->cols;
     g->coldCopies = copies;
     g->coldDense = (float*)toDevice(NULL, copies * denseCount * sizeof(float));
-    g->coldDb = (DbDevice*)hostAlloc(copies * sizeof(DbDevice), "cold copies", true);
-    if (!g->coldDb) {
-        outOfMemory("the GPU part");
-        exit(EXIT_FAILURE);
-    }
     for (int i = 0; i < copies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
@@ -2084,7 +2082,6 @@ static void setupCold(const Input* in, int copies, GpuInput* g) {
 static void freeCold(GpuInput* g) {
     for (int i = 0; i < g->coldCopies; ++i)
         freeDbDevice(&g->coldDb[i]);
-    free(g->coldDb);
     CUDA_CHECK(cudaFree(g->coldDense));
 }
 // One call of one variant on the current x; every one writes all of y, inside the call.
@@ -3580,6 +3577,8 @@ static bool parseFlags(int argc, char** argv, Options* o) {
         int overflow = 0;
         if (strcmp(arg, "--small") == 0) {
             o->small = true;
+        } else if (strcmp(arg, "--full") == 0) {
+            o->full = true;
         } else if (strcmp(arg, "--roots") == 0) {
             if (++a == argc)
                 return refuse("flag --roots: needs a value");
@@ -3703,9 +3702,10 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
     printf("the rule: push byte cost %.1f, an atomic's wait %.1f B\n", kPushByteCost,
            kAtomicWaitBytes);
-    printf(
-        "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the rule's "
-        "pick\n");
+    fputs(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
+                    "rule's pick\n"
+                  : "each x's table (push's work, the rule's pick): --full\n",
+          stdout);
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (!prepareInput(in, o->small))
@@ -3714,6 +3714,8 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         if (in->merged > 0)
             printf("  duplicates merged: %lld\n", in->merged);
         printFormat(in);
+        if (!o->full)
+            continue;
         printCaseHeader();
         for (int c = 0; c < in->caseCount; ++c)
             printCase(&in->cases[c], in);
@@ -3839,14 +3841,11 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
         o->small ? kSmallTimedRuns : kTimedRuns);
     int l2 = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    for (int i = 0; i < count && !o->small; ++i)
-        if (inputs[i].kind == kInputDecode) {
-            printf(
-                "  decoding's cold columns (cuB-c, auto-c): each call on its own copy of the "
-                "weights, %d copies (L2: %.0f MB)\n",
-                kTimedRuns, l2 / 1e6);
-            break;
-        }
+    if (o->fileCount == 0)  // the generated inputs, which end with the decoding shapes
+        printf(
+            "  decoding's cold columns (cuB-c, auto-c): each call on its own copy of the weights, "
+            "%d copies (L2: %.0f MB)\n",
+            o->small ? kSmallTimedRuns : kTimedRuns, l2 / 1e6);
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
     if (failures == 0)
