@@ -2000,6 +2000,15 @@ static int residentGrid(const void* kernel, int threads, int sms, bool small) {
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0));
     return small ? kSmallGridCtas : perSm * sms;
 }
+// The DB kernel's grid: the blocks its largest path can use (pull's items, a warp each; skipping
+// pull's block rows; push's 256-column chunks of x), at most the resident grid. A small matrix's
+// push then meets at a barrier of a few blocks, not of every block the GPU can hold.
+static int workGrid(const Input* in, int resident) {
+    const double items = ceil((double)in->pull.count / kWarpsPerCta);
+    const double chunks = ceil((double)in->a.cols / kThreads);
+    const double most = fmax(fmax(items, chunks), skipFits(&in->db) ? in->db.blockRows : 0);
+    return most < resident ? (int)fmax(most, 1.0) : resident;
+}
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
 static void setupCusparse(GpuInput* g, const Csr* a) {
@@ -2019,6 +2028,17 @@ static void setupCusparse(GpuInput* g, const Csr* a) {
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
 // y, and cuSPARSE's CSR.
+// The rule's byte counts (auto's choice, choosePath) into a view of in's format.
+static void setRule(const Input* in, bool small, DbView* view) {
+    const Csr* a = &in->a;
+    const double rows = a->rows > 0 ? a->rows : 1;
+    view->pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
+    view->pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
+    // Products: share * nnz.
+    view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
+    view->pullBytes = (float)in->pullBytesFull;
+    view->skipRows = skipFits(&in->db) || small;
+}
 static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
@@ -2037,24 +2057,20 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
         (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
-    DbView* view = &g->db.view;
-    const double rows = a->rows > 0 ? a->rows : 1;
-    view->pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
-    view->pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols));
-    // Products: share * nnz.
-    view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
-    view->pullBytes = (float)in->pullBytesFull;
-    view->skipRows = skipFits(f) || small;
-    g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
+    setRule(in, small, &g->db.view);
+    g->grid = workGrid(in, residentGrid((const void*)dbSpmspv, kThreads, sms, small));
     setupCusparse(g, a);
     if (in->dense)
         g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
 static void freeGpu(GpuInput* g) {
-    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets, g->cscIndex,
-                   g->cscValue,   g->x,        g->y,        g->spmvBuffer, g->dense};
+    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets,
+                   g->cscIndex,   g->cscValue, g->x,        g->y,
+                   g->spmvBuffer, g->dense,    g->coldDense};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
         CUDA_CHECK(cudaFree(all[i]));
+    for (int i = 0; i < g->coldCopies; ++i)
+        freeDbDevice(&g->coldDb[i]);
     freeDbDevice(&g->db);
     CUSPARSE_CHECK(cusparseDestroySpMat(g->csr));
     CUSPARSE_CHECK(cusparseDestroyDnVec(g->xVec));
@@ -2062,8 +2078,9 @@ static void freeGpu(GpuInput* g) {
 }
 // Cold decoding's copies: both sides' weights once per call of a timed graph, so a replay meets
 // each copy once and a copy's lines have left L2 before its next call (the copies together hold
-// many times the L2). Each copy keeps the rule of g's own view.
-static void setupCold(const Input* in, int copies, GpuInput* g) {
+// many times the L2). Each copy carries the rule, as g's own view does.
+static void setupCold(const Input* in, bool small, GpuInput* g) {
+    const int copies = small ? kSmallTimedRuns : kTimedRuns;
     const size_t denseCount = (size_t)g->rows * g->cols;
     g->coldCopies = copies;
     g->coldDense = (float*)toDevice(NULL, copies * denseCount * sizeof(float));
@@ -2071,18 +2088,8 @@ static void setupCold(const Input* in, int copies, GpuInput* g) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
         uploadDb(&in->db, &in->pull, &g->coldDb[i]);
-        DbView* copy = &g->coldDb[i].view;
-        copy->pushBytesPerSample = g->db.view.pushBytesPerSample;
-        copy->pushBytesFixed = g->db.view.pushBytesFixed;
-        copy->pushWaitBytes = g->db.view.pushWaitBytes;
-        copy->pullBytes = g->db.view.pullBytes;
-        copy->skipRows = g->db.view.skipRows;
+        setRule(in, small, &g->coldDb[i].view);
     }
-}
-static void freeCold(GpuInput* g) {
-    for (int i = 0; i < g->coldCopies; ++i)
-        freeDbDevice(&g->coldDb[i]);
-    CUDA_CHECK(cudaFree(g->coldDense));
 }
 // One call of one variant on the current x; every one writes all of y, inside the call.
 static void launchCall(const void* ctx) {
@@ -2271,7 +2278,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     setupGpu(in, sms, small, &g);
     printf("\n");
     if (decode)
-        setupCold(in, small ? kSmallTimedRuns : kTimedRuns, &g);
+        setupCold(in, small, &g);
     printTimesHeader(in, enabled);
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
@@ -2287,8 +2294,6 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
                    in->name,
                    t[kPlainPull] > 0.0 ? xc->plainPullBytes / (t[kPlainPull] * 1e-3) / 1e9 : 0.0);
     }
-    if (decode)
-        freeCold(&g);
     freeGpu(&g);
     return failures;
 }
@@ -2492,9 +2497,11 @@ static double deviceAndCeiling(size_t bytes, cudaStream_t stream, int* sms) {
     CUDA_CHECK(cudaDriverGetVersion(&driver));
     CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     *sms = prop.multiProcessorCount;
-    printf("\n~ GPU: {%s}, compute capability %d.%d, %d SMs, {driver %d.%d, runtime %d.%d}\n",
-           prop.name, prop.major, prop.minor, prop.multiProcessorCount, driver / 1000,
-           driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    printf(
+        "\n~ GPU: {%s}, compute capability %d.%d, %d SMs, L2 %.0f MB, {driver %d.%d, runtime "
+        "%d.%d}\n",
+        prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.l2CacheSize / 1e6,
+        driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
     const Copy copy = {toDevice(NULL, bytes), toDevice(NULL, bytes), bytes, stream};
     CUDA_CHECK(cudaMemset(copy.src, 0x5a, bytes));
     const float ms = timeMs(launchCopy, &copy, stream, kTimedRuns, false);
@@ -3839,13 +3846,11 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
         "\nPart 1 on the GPU: microseconds a call, each the mean of a graph replay of %d calls "
         "(columns: README)\n",
         o->small ? kSmallTimedRuns : kTimedRuns);
-    int l2 = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     if (o->fileCount == 0)  // the generated inputs, which end with the decoding shapes
         printf(
-            "  decoding's cold columns (cuB-c, auto-c): each call on its own copy of the weights, "
-            "%d copies (L2: %.0f MB)\n",
-            o->small ? kSmallTimedRuns : kTimedRuns, l2 / 1e6);
+            "  decoding's cold columns (cuB-c, auto-c): each call on its own of %d copies of the "
+            "weights, together many times the L2\n",
+            o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
     if (failures == 0)
