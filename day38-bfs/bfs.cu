@@ -58,6 +58,11 @@ static const int kMaxCount = INT_MAX / 2;  // any graph's V, a word graph's E: 2
 // What a Matrix Market graph costs the host past the reader, per vertex and per stored entry: a
 // bound with margin on the peaks measured (evidence/notes.md), checked before the graph is built.
 static const double kHostBytesVertex = 160.0, kHostBytesEntry = 32.0;
+// What a graph costs the GPU (uploadGraph's arrays), checked before the first of them: a vertex
+// has a row offset, dist, its copy and a queue slot (4 bytes each), a bit in each of two visited
+// bitmaps, a piece (8) and two counters (4 each): 32.25; a stored entry has a column (4) and its
+// share of the pieces (8 / kPieceEdges): 4.03. Rounded up, which covers the few fixed words.
+static const double kDeviceBytesVertex = 33.0, kDeviceBytesEntry = 5.0;
 static const int kWarmupRuns = 3;     // lazy loading: each kernel's first launch pays its load
 static const int kTimedRuns = 20;     // word-graph searches are short and noisy: 20 steady the mean
 static const int kKronTimedRuns = 5;  // per root; 16 roots make 80 timed searches per mapping
@@ -117,7 +122,9 @@ typedef struct {
 } Search;
 // Every device array of the searches, and what sizes their launches.
 typedef struct {
-    int vertexCount, pieceCapacity, visitedWords;
+    int vertexCount, pieceCapacity;
+    // Bytes of an int a vertex (dist, the queue), of the visited bitmap, of the counters.
+    size_t vertexBytes, visitedBytes, countBytes;
     int *rowOffsets, *colIndices, *dist, *queue;
     unsigned int *visited, *counts;  // counts: 2 * (vertexCount + 1)
     int2* pieces;
@@ -883,13 +890,12 @@ static int chooseWordSource(const Graph* g, int* dist, int* order, int* levelSta
     for (long long t = 0; t < tries; ++t) {
         const int v = (int)(all ? (uint64_t)t : splitmix64(&state) % (uint64_t)g->vertexCount);
         const int levels = bfsCpu(g, v, dist, order, levelStart);
-        if (t == 0 || levels > mostLevels) {
+        if (levels > mostLevels) {  // every search has a level: the first source sets it
             mostLevels = levels;
             tied = 0;
-            best = v;
         }
         tied += levels == mostLevels;
-        if (levels == mostLevels && strcmp(labelOf(g, v), labelOf(g, best)) < 0)
+        if (levels == mostLevels && (tied == 1 || strcmp(labelOf(g, v), labelOf(g, best)) < 0))
             best = v;
     }
     printf(
@@ -947,12 +953,10 @@ static void launchLevel(const DeviceBfs* d, int mapping, const LevelWindow* w,
          ++step) {
         BfsArrays a = arraysOf(d, mapping == kMapBalanced ? kHeavyDegree : kNoHeavyDegree);
         if (step == kUpToClaim) {  // the copies, before the clock starts
-            CUDA_CHECK(cudaMemcpyAsync(d->scratchVisited, d->visited,
-                                       sizeof(unsigned int) * d->visitedWords,
+            CUDA_CHECK(cudaMemcpyAsync(d->scratchVisited, d->visited, d->visitedBytes,
                                        cudaMemcpyDeviceToDevice));
-            CUDA_CHECK(cudaMemcpyAsync(d->scratchDist, d->dist,
-                                       sizeof(int) * (size_t)d->vertexCount,
-                                       cudaMemcpyDeviceToDevice));
+            CUDA_CHECK(
+                cudaMemcpyAsync(d->scratchDist, d->dist, d->vertexBytes, cudaMemcpyDeviceToDevice));
             a.visited = d->scratchVisited;
             a.dist = d->scratchDist;
         }
@@ -1034,24 +1038,24 @@ static float timeMs(const DeviceBfs* d, int mapping, int source, int warmups, in
     return total / runs;
 }
 static void uploadGraph(const Graph* g, DeviceBfs* d) {
-    const size_t vertexBytes = sizeof(int) * (size_t)g->vertexCount;
+    d->vertexBytes = sizeof(int) * (size_t)g->vertexCount;
     d->vertexCount = g->vertexCount;
     const int entries = g->rowOffsets[g->vertexCount];
     d->hostRowOffsets = g->rowOffsets;
     d->pieceCapacity = entries / kPieceEdges + d->vertexCount;
-    d->visitedWords = (g->vertexCount + 31) / 32;
-    const size_t visitedBytes = sizeof(int) * (size_t)d->visitedWords;
-    CUDA_CHECK(cudaMalloc(&d->rowOffsets, vertexBytes + sizeof(int)));
+    d->visitedBytes = sizeof(int) * (size_t)((g->vertexCount + 31) / 32);
+    d->countBytes = 2 * d->vertexBytes + 2 * sizeof(int);
+    CUDA_CHECK(cudaMalloc(&d->rowOffsets, d->vertexBytes + sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d->colIndices, sizeof(int) * (size_t)(entries > 0 ? entries : 1)));
-    CUDA_CHECK(cudaMalloc(&d->dist, vertexBytes));
-    CUDA_CHECK(cudaMalloc(&d->scratchDist, vertexBytes));
-    CUDA_CHECK(cudaMalloc(&d->queue, vertexBytes));
-    CUDA_CHECK(cudaMalloc(&d->visited, visitedBytes));
-    CUDA_CHECK(cudaMalloc(&d->scratchVisited, visitedBytes));
+    CUDA_CHECK(cudaMalloc(&d->dist, d->vertexBytes));
+    CUDA_CHECK(cudaMalloc(&d->scratchDist, d->vertexBytes));
+    CUDA_CHECK(cudaMalloc(&d->queue, d->vertexBytes));
+    CUDA_CHECK(cudaMalloc(&d->visited, d->visitedBytes));
+    CUDA_CHECK(cudaMalloc(&d->scratchVisited, d->visitedBytes));
     CUDA_CHECK(cudaMalloc(&d->pieces, sizeof(int2) * (size_t)d->pieceCapacity));
-    CUDA_CHECK(cudaMalloc(&d->counts, 2 * vertexBytes + 2 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d->counts, d->countBytes));
     CUDA_CHECK(cudaMalloc(&d->sink, sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMemcpy(d->rowOffsets, g->rowOffsets, vertexBytes + sizeof(int),
+    CUDA_CHECK(cudaMemcpy(d->rowOffsets, g->rowOffsets, d->vertexBytes + sizeof(int),
                           cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d->colIndices, g->colIndices, sizeof(int) * (size_t)entries,
                           cudaMemcpyHostToDevice));
@@ -1069,7 +1073,7 @@ static void uploadGraph(const Graph* g, DeviceBfs* d) {
     CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, bfsBlockLoop));
     const size_t room = (size_t)sharedOptIn - attributes.sharedSizeBytes;
-    const size_t state = sizeof(int) * (4 * (size_t)g->vertexCount + 2 + d->visitedWords);
+    const size_t state = 2 * d->vertexBytes + d->countBytes + d->visitedBytes;
     const size_t graph = state + sizeof(int) * ((size_t)g->vertexCount + 1 + (size_t)entries);
     d->stateShared = state <= room ? state : 0;
     d->graphShared = graph <= room ? graph : 0;
@@ -1082,15 +1086,13 @@ static void uploadGraph(const Graph* g, DeviceBfs* d) {
 // poisoned first. Prints only a fault; returns 0 or 1.
 static int checkSearch(const DeviceBfs* d, int mapping, const Search* want, int* gotDist,
                        unsigned int* gotCounts, const Graph* g) {
-    const size_t countBytes = sizeof(unsigned int) * 2 * ((size_t)d->vertexCount + 1);
     const char* name = kMappingName[mapping];
     char label[24];
-    CUDA_CHECK(cudaMemset(d->dist, 0x7f, sizeof(int) * (size_t)d->vertexCount));
-    CUDA_CHECK(cudaMemset(d->counts, 0x7f, countBytes));
+    CUDA_CHECK(cudaMemset(d->dist, 0x7f, d->vertexBytes));
+    CUDA_CHECK(cudaMemset(d->counts, 0x7f, d->countBytes));
     const int hostLevels = runSearch(d, mapping, want->source, NULL);  // the copies wait for it
-    CUDA_CHECK(
-        cudaMemcpy(gotDist, d->dist, sizeof(int) * (size_t)d->vertexCount, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(gotCounts, d->counts, countBytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(gotDist, d->dist, d->vertexBytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(gotCounts, d->counts, d->countBytes, cudaMemcpyDeviceToHost));
     long long total = 0;
     int v = 0, levels = 0, l = 0;
     while (v < d->vertexCount && gotDist[v] == want->dist[v])
@@ -1770,18 +1772,17 @@ static int readWordGraph(MmLines* r, Graph* g, int** pairs) {
         }
         if (n != 2)
             return mmFail(r, "want an edge `u v`, found %d fields", n);
-        long long uv[2];
-        for (int k = 0; k < 2; ++k) {
-            if (!mmInteger(tok[k], &uv[k], &over))
-                return mmFail(r, "vertex '%s' is not an integer", mmQuote(tok[k]));
-            if (over || uv[k] < 0 || uv[k] >= count[0])
-                return mmFail(r, "vertex %s is out of range 0..%lld (vertices are numbered from 0)",
-                              mmQuote(tok[k]), count[0] - 1);
-        }
         if (!reserve((void**)pairs, &pairCap, 2 * (e + 1), sizeof(int)))
             return mmFail(r, "out of host memory after %lld edges", e);
-        (*pairs)[2 * e] = (int)uv[0];
-        (*pairs)[2 * e + 1] = (int)uv[1];
+        for (int k = 0; k < 2; ++k) {
+            long long u;
+            if (!mmInteger(tok[k], &u, &over))
+                return mmFail(r, "vertex '%s' is not an integer", mmQuote(tok[k]));
+            if (over || u < 0 || u >= count[0])
+                return mmFail(r, "vertex %s is out of range 0..%lld (vertices are numbered from 0)",
+                              mmQuote(tok[k]), count[0] - 1);
+            (*pairs)[2 * e + k] = (int)u;
+        }
     }
     for (s = nextLine(r, &err); s != NULL; s = nextLine(r, &err))
         if (s[0] == '#')
@@ -1799,10 +1800,9 @@ static int loadWordGraph(const char* path, Graph* g) {
     if (r.f == NULL)
         return fail(stderr, "%s: cannot open: %s%s", path, strerror(errno),
                     missing ? " (run the lesson from its own folder: cd day38-bfs)" : "");
-    r.buf = (char*)malloc((size_t)r.cap);
+    r.buf = (char*)allocate(path, (size_t)r.cap, "the line buffer");
     int* pairs = NULL;
-    const int failed =
-        r.buf == NULL ? fail(stderr, "%s: out of host memory", path) : readWordGraph(&r, g, &pairs);
+    const int failed = r.buf == NULL || readWordGraph(&r, g, &pairs);
     free(r.buf);
     fclose(r.f);
     free(pairs);
@@ -2074,10 +2074,10 @@ static int deviceFound(int* cooperative) {
 // does not fit the word graph fails.
 static int checkMappings(const Options* o, const DeviceBfs* d, const Part* p, int cooperative,
                          int words, unsigned int mask, int* ok) {
-    const size_t bytes = sizeof(int) * (size_t)p->g.vertexCount;  // the GPU's, each search
-    int* dist = (int*)allocate(p->name, bytes, "the GPU's distances");
+    // What the GPU's search left, fetched for each search's judging.
+    int* dist = (int*)allocate(p->name, d->vertexBytes, "the GPU's distances");
     unsigned int* counts =
-        dist ? (unsigned int*)allocate(p->name, 2 * bytes + 2 * sizeof(int), "counters") : NULL;
+        dist ? (unsigned int*)allocate(p->name, d->countBytes, "counters") : NULL;
     int failures = counts == NULL;
     long long reached = 0;
     for (int r = 0; r < p->count; ++r)
@@ -2203,6 +2203,13 @@ static int runOnGpu(const Options* o, Part* p, int cooperative, int words, unsig
     int ok[kMappingCount];
     DeviceBfs d;
     char label[64];
+    size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    const double need =
+        kDeviceBytesVertex * p->g.vertexCount + kDeviceBytesEntry * 2.0 * p->g.edgeCount;
+    if (need > (double)freeBytes)  // before any allocation: a failure, nothing to free
+        return fail(stderr, "%s: needs about %.0f bytes of GPU memory, the GPU has %zu free",
+                    p->name, need, freeBytes);
     uploadGraph(&p->g, &d);
     int failures = checkMappings(o, &d, p, cooperative, words, mask & p->mask, ok);
     if (words)
