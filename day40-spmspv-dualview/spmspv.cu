@@ -2000,15 +2000,6 @@ static int residentGrid(const void* kernel, int threads, int sms, bool small) {
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0));
     return small ? kSmallGridCtas : perSm * sms;
 }
-// The DB kernel's grid: the blocks its largest path can use (pull's items, a warp each; skipping
-// pull's block rows; push's 256-column chunks of x), at most the resident grid. A small matrix's
-// push then meets at a barrier of a few blocks, not of every block the GPU can hold.
-static int workGrid(const Input* in, int resident) {
-    const double items = ceil((double)in->pull.count / kWarpsPerCta);
-    const double chunks = ceil((double)in->a.cols / kThreads);
-    const double most = fmax(fmax(items, chunks), skipFits(&in->db) ? in->db.blockRows : 0);
-    return most < resident ? (int)fmax(most, 1.0) : resident;
-}
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
 static void setupCusparse(GpuInput* g, const Csr* a) {
@@ -2026,8 +2017,6 @@ static void setupCusparse(GpuInput* g, const Csr* a) {
                                            g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
                                            CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
 }
-// Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
-// y, and cuSPARSE's CSR.
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
 static void setRule(const Input* in, bool small, DbView* view) {
     const Csr* a = &in->a;
@@ -2039,6 +2028,8 @@ static void setRule(const Input* in, bool small, DbView* view) {
     view->pullBytes = (float)in->pullBytesFull;
     view->skipRows = skipFits(&in->db) || small;
 }
+// Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
+// y, and cuSPARSE's CSR.
 static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
@@ -2058,7 +2049,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db.view);
-    g->grid = workGrid(in, residentGrid((const void*)dbSpmspv, kThreads, sms, small));
+    g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     setupCusparse(g, a);
     if (in->dense)
         g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
