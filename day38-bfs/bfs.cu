@@ -863,8 +863,9 @@ static void printLevelWork(const Graph* g, const int* order, const int* levelSta
         totalEdges += edges;
         totalThreadSlots += threadSlots;
         totalWarpSlots += warpSlots;
+        // The busiest vertex's word is cut to 43 letters, so that a row fits 120 columns.
         if (l < kMaxTableLevels)
-            printf("%6d %9d %9lld %8d %6d %6d %12lld %12lld  %s\n", l, end - begin, edges,
+            printf("%6d %9d %9lld %8d %6d %6d %12lld %12lld  %.43s\n", l, end - begin, edges,
                    degreeOf(g, busiest), heavy, blocksFor(end - begin, kWarpSize), threadSlots,
                    warpSlots, nameOf(g, busiest, name));
     }
