@@ -969,32 +969,22 @@ __device__ int2 columnRun(const DbView& view, int k, int c, int* blockRow) {
     *blockRow = (int)head.x;
     return runOfColumn((int)head.y, view.pushView[2 * k + 1], c);
 }
-// Push task 1: one block, for the nonzero columns of x it holds (mask; xs: the block column's 16 x
-// values). A block stores its columns one after another, so neighbouring nonzero columns are one
-// run of entries, each entry's column in its index byte: a block column that x fills is one
-// stream, and the block's record is read once, not once a column. Loads go four at a time before
-// the atomics.
-__device__ void pushBlock(const DbView& view, int k, unsigned mask, const float* xs, float* y) {
-    const uint4 head = view.pushView[2 * k], table = view.pushView[2 * k + 1];
-    float* rows = y + (long long)head.x * kBlockDim;
-    while (mask != 0) {
-        const int first = __ffs(mask) - 1, width = __ffs(~(mask >> first)) - 1;
-        mask &= ~(((1u << width) - 1u) << first);  // columns first .. first + width - 1
-        const int2 run = make_int2(runOfColumn((int)head.y, table, first).x,
-                                   runOfColumn((int)head.y, table, first + width - 1).y);
-        for (int e = run.x; e < run.y; e += 4) {
-            unsigned char index[4];
-            float value[4];
+// Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
+__device__ void pushSegment(const DbView& view, int k, int c, float xj, float* y) {
+    int blockRow;
+    const int2 run = columnRun(view, k, c, &blockRow);
+    for (int e = run.x; e < run.y; e += 4) {
+        unsigned char index[4];
+        float value[4];
 #pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                index[u] = e + u < run.y ? view.entryIndex[e + u] : 0;
-                value[u] = e + u < run.y ? view.entryValue[e + u] : 0.0f;
-            }
-#pragma unroll
-            for (int u = 0; u < 4; ++u)
-                if (e + u < run.y)
-                    atomicAdd(&rows[index[u] >> 4], value[u] * xs[index[u] & 15]);
+        for (int u = 0; u < 4; ++u) {
+            index[u] = e + u < run.y ? view.entryIndex[e + u] : 0;
+            value[u] = e + u < run.y ? view.entryValue[e + u] : 0.0f;
         }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            if (e + u < run.y)
+                atomicAdd(&y[blockRow * kBlockDim + (index[u] >> 4)], value[u] * xj);
     }
 }
 // Push task 2: kSidePiece side entries of a column, their rows and values read together.
@@ -1015,26 +1005,18 @@ __device__ void pushSide(const DbView& view, int begin, int end, float xj, float
 // The first half of a push over a chunk of columns, one a thread (has: this thread has one): each
 // column's tasks, one per block of its block column and one per kSidePiece of its side column,
 // scanned across the block into shared memory. Returns the block's total.
-__device__ int scanTasks(const DbView& view, bool has, int j, float xv, bool grouped,
-                         PushShared& s) {
-    // grouped: the 16 columns of a block column on 16 neighbouring threads (a chunk that starts at
-    // a multiple of 16), the first of which takes the block column's blocks for all its nonzero
-    // columns, whose bits it keeps in place of its column.
-    const unsigned mask = __ballot_sync(kFullMask, has) >> (threadIdx.x & 16) & 0xffffu;
-    const bool takesBlocks = grouped ? threadIdx.x % kBlockDim == 0 && mask != 0 : has;
+__device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShared& s) {
     int blockBegin = 0, blocks = 0, sideBegin = 0, sideEnd = 0;
-    if (takesBlocks) {
+    if (has) {
         blockBegin = view.colBlockOffsets[j / kBlockDim];
         blocks = view.colBlockOffsets[j / kBlockDim + 1] - blockBegin;
-    }
-    if (has) {
         sideBegin = view.sideColOffsets[j];
         sideEnd = view.sideColOffsets[j + 1];
     }
     const int total = blockExclusiveScan(
         blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
     const int t = threadIdx.x;
-    s.col[t] = grouped ? (int)mask : j;
+    s.col[t] = j;
     s.xv[t] = xv;
     s.blockBegin[t] = blockBegin;
     s.blocks[t] = blocks;
@@ -1062,10 +1044,6 @@ __device__ int chunkFor(long long count) {
     const long long share = (count + gridDim.x - 1) / gridDim.x;
     return share < kThreads ? (int)(share > 0 ? share : 1) : kThreads;
 }
-// Push's chunk of x: chunkFor's, in whole block columns (scanTasks groups them).
-__device__ int pushChunk(long long cols) {
-    return (chunkFor(cols) + kBlockDim - 1) / kBlockDim * kBlockDim;
-}
 // snippet: db-push
 // 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 256 entries
 // of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
@@ -1077,7 +1055,7 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
     gridBarrier(view.barrier);
-    const int chunk = pushChunk(view.cols);
+    const int chunk = chunkFor(view.cols);
     for (long long c0 = blockIdx.x * (long long)chunk; c0 < view.cols;
          c0 += (long long)gridDim.x * chunk) {
         const long long j = c0 + threadIdx.x;
@@ -1086,11 +1064,11 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
                                                                 : 0.0f;
         if (!__syncthreads_or(xv != 0.0f))
             continue;  // most chunks of a very sparse x: nothing to deal
-        const int total = scanTasks(view, xv != 0.0f, (int)j, xv, true, s);
+        const int total = scanTasks(view, xv != 0.0f, (int)j, xv, s);
         for (int q = threadIdx.x; q < total; q += kThreads) {
             const int o = taskOwner(s, q), local = q - s.scan[o];
             if (local < s.blocks[o])
-                pushBlock(view, s.blockBegin[o] + local, (unsigned)s.col[o], &s.xv[o], y);
+                pushSegment(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
             else
                 pushSide(view, s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, s.sideEnd[o],
                          s.xv[o], y);
@@ -1200,8 +1178,8 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         PushShared push;
     } shared;  // a call takes one path
     // Push's first x: its load overlaps the rule's sample.
-    const long long j = blockIdx.x * (long long)pushChunk(view.cols) + threadIdx.x;
-    const float firstX = j < view.cols && threadIdx.x < pushChunk(view.cols) ? x[j] : 0.0f;
+    const long long j = blockIdx.x * (long long)chunkFor(view.cols) + threadIdx.x;
+    const float firstX = j < view.cols && threadIdx.x < chunkFor(view.cols) ? x[j] : 0.0f;
     const int path = mode == kAutoRule ? choosePath(view, x) : mode;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *view.decision = path;
@@ -1269,8 +1247,7 @@ __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int si
                              unsigned long long* edges, PushShared& s) {
     if (size <= kThreads) {
         const bool mine = threadIdx.x < size;
-        const int total =
-            scanTasks(b.view, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, false, s);
+        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
         for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total;
              q += (long long)gridDim.x * kThreads)
             bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
@@ -1282,7 +1259,7 @@ __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int si
          c0 += (long long)gridDim.x * chunk) {
         const long long i = c0 + threadIdx.x;
         const bool mine = i < size && threadIdx.x < chunk;
-        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, false, s);
+        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
         for (int q = threadIdx.x; q < total; q += kThreads)
             bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
         __syncthreads();
