@@ -1450,7 +1450,9 @@ static int compareInts(const void* a, const void* b) {
     const int x = *(const int*)a, y = *(const int*)b;
     return (x > y) - (x < y);
 }
-// The transpose, by counting sort: the CSC of a, which push walks.
+// The transpose, by counting sort: the CSC of a, which push walks. While the entries are scattered
+// offsets[c] is column c's next free slot; it ends where column c + 1 begins, so the starts are
+// the offsets moved one place on.
 static bool transpose(const Csr* a, Csr* t) {
     if (!allocCsr(t, a->cols, a->rows, a->nnz, a->value != NULL))
         return false;
@@ -1458,19 +1460,16 @@ static bool transpose(const Csr* a, Csr* t) {
         ++t->offsets[a->index[k] + 1];
     for (int c = 0; c < a->cols; ++c)
         t->offsets[c + 1] += t->offsets[c];
-    int* next = (int*)hostAlloc(((size_t)a->cols + 1) * sizeof(int), "next", false);
-    if (!next)
-        return false;
-    memcpy(next, t->offsets, ((size_t)a->cols + 1) * sizeof(int));
     for (int r = 0; r < a->rows; ++r) {
         for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-            const int slot = next[a->index[k]]++;
+            const int slot = t->offsets[a->index[k]]++;
             t->index[slot] = r;
             if (a->value)
                 t->value[slot] = a->value[k];
         }
     }
-    free(next);
+    memmove(t->offsets + 1, t->offsets, (size_t)a->cols * sizeof(int));
+    t->offsets[0] = 0;
     return true;
 }
 // Places the entries of rows r0 to r1 - 1, one block row: blocked ones column-major in their block
@@ -1585,17 +1584,14 @@ static bool buildPushViews(const Csr* a, Db* f) {
         ++f->colBlockOffsets[f->blockCol[b] + 1];
     for (int J = 0; J < f->blockCols; ++J)
         f->colBlockOffsets[J + 1] += f->colBlockOffsets[J];
-    int* next = (int*)hostAlloc(((size_t)f->blockCols + 1) * sizeof(int), "next", false);
-    if (!next)
-        return false;
-    memcpy(next, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
     for (int I = 0; I < f->blockRows; ++I)
         for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
-            const int k = next[f->blockCol[b]]++;
+            const int k = f->colBlockOffsets[f->blockCol[b]]++;
             f->cscBlock[k] = make_int2(I, f->blockStart[b]);
             columnTable(f, b, f->cscColStart + (size_t)k * kBlockDim);
         }
-    free(next);
+    memmove(f->colBlockOffsets + 1, f->colBlockOffsets, (size_t)f->blockCols * sizeof(int));
+    f->colBlockOffsets[0] = 0;  // the scatter moved each start on to the next's, as in transpose
     const Csr side = {a->rows, a->cols, f->sideNnz, f->sideRowOffsets, f->sideCol, f->sideVal};
     Csr t;
     const bool ok = transpose(&side, &t);
