@@ -1680,39 +1680,31 @@ static int itemEntriesFor(long long nnz, bool small) {
            : e > kItemEntriesMax ? kItemEntriesMax
                                  : (int)e;
 }
-// Pull items: each block row's stream cut into pieces of at most itemEntries entries. Counted in
-// a first pass, written in a second.
+// Pull items: each block row's stream cut into pieces of at most itemEntries entries. A block row
+// of t entries gives at most 1 + t / itemEntries items, which bounds the list.
 static bool buildItems(const Db* f, int itemEntries, PullItems* out) {
-    long long count = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        if (pass == 1) {
-            out->list = (PullItem*)hostAlloc((size_t)count * sizeof(PullItem), "items", false);
-            if (!out->list)
-                return false;
+    const long long most = f->blockRows + (f->blockedNnz + f->sideNnz) / itemEntries;
+    memset(out, 0, sizeof(*out));
+    out->list = (PullItem*)hostAlloc((size_t)most * sizeof(PullItem), "items", false);
+    if (!out->list)
+        return false;
+    for (int I = 0; I < f->blockRows; ++I) {
+        const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
+        const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
+                          f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
+                          f->sideRowOffsets[r0];
+        const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
+        const int splitId = pieces > 1 ? out->splitRows : -1;
+        for (int p = 0; p < pieces; ++p) {
+            const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
+            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
+            out->list[out->count++] = it;
         }
-        count = 0;
-        out->splitRows = 0;
-        out->splitPieces = 0;
-        for (int I = 0; I < f->blockRows; ++I) {
-            const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-            const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
-                              f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
-                              f->sideRowOffsets[r0];
-            const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
-            const int splitId = pieces > 1 ? out->splitRows : -1;
-            for (int p = 0; p < pieces; ++p, ++count) {
-                const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-                const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
-                if (pass == 1)
-                    out->list[count] = it;
-            }
-            if (pieces > 1) {
-                ++out->splitRows;
-                out->splitPieces += pieces;
-            }
+        if (pieces > 1) {
+            ++out->splitRows;
+            out->splitPieces += pieces;
         }
     }
-    out->count = (int)count;
     return true;
 }
 // Sectors touched by bytes [begin, end) of an array: what a contiguous read costs the memory
