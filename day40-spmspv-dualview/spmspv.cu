@@ -3590,9 +3590,8 @@ static bool parseFlags(int argc, char** argv, Options* o) {
 static int listInputs(const Options* o, Input* inputs) {
     int count = 0;
     if (o->fileCount == 0) {
-        const int kinds[] = {kInputFile, kInputMesh, kInputBand, kInputKron};
-        for (int k = 0; k < 4; ++k) {
-            inputs[count].kind = kinds[k];
+        for (int kind = kInputFile; kind <= kInputKron; ++kind) {  // the word graph first
+            inputs[count].kind = kind;
             inputs[count++].path = kWordsPath;
         }
         for (int shape = 0; shape < kDecodeShapes; ++shape) {
