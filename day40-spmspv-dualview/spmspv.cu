@@ -2293,33 +2293,31 @@ static void launchBfs(const void* ctx) {
     CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0,
                                            c.stream));
 }
-// Day 38's search arrays for graph g, whose CSR (offsets, cols) is on the device already.
-static BfsArrays day38Arrays(const Csr* g, const int* offsets, const int* cols) {
-    const int n = g->rows;
-    BfsArrays a;
-    memset(&a, 0, sizeof(a));
-    a.rowOffsets = offsets;
-    a.colIndices = cols;
-    a.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    a.queue = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    a.visited = (unsigned int*)toDevice(NULL, (size_t)(n + 31) / 32 * sizeof(unsigned int));
-    a.counts = (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
-    a.capacity = n;
-    a.pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
-    a.pieces = (int2*)toDevice(NULL, (size_t)a.pieceCapacity * sizeof(int2));
-    a.heavyDegree = kHeavyDegree;
-    return a;
-}
-// DB-BFS's search arrays for graph g, on its DB view; degrees from g's CSR offsets on the device.
-static DbBfs dbBfsArrays(const Csr* g, const DbView& view, const int* offsets) {
+// Both BFS codes' arrays for one graph: day 38's on its CSR, DB-BFS's on its DB view with degrees
+// from the same CSR offsets; and their grids (as many blocks as fit at once).
+static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small,
+                     cudaStream_t stream, BfsCall* c) {
+    const Csr* g = &bi->g;
     const int n = g->rows, words = (n + 31) / 32;
-    DbBfs b;
-    memset(&b, 0, sizeof(b));
-    b.view = view;
-    b.n = n;
-    b.words = words;
-    b.entries = g->nnz;
-    b.degreeOffsets = offsets;
+    BfsArrays* a = &c->a;
+    DbBfs* b = &c->b;
+    memset(c, 0, sizeof(*c));
+    c->stream = stream;
+    a->rowOffsets = (const int*)toDevice(g->offsets, ((size_t)n + 1) * sizeof(int));
+    a->colIndices = (const int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
+    a->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
+    a->queue = (int*)toDevice(NULL, (size_t)n * sizeof(int));
+    a->visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
+    a->counts = (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
+    a->capacity = n;
+    a->pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
+    a->pieces = (int2*)toDevice(NULL, (size_t)a->pieceCapacity * sizeof(int2));
+    a->heavyDegree = kHeavyDegree;
+    b->view = view;
+    b->n = n;
+    b->words = words;
+    b->entries = g->nnz;
+    b->degreeOffsets = a->rowOffsets;
     unsigned int* isolated =
         (unsigned int*)hostAlloc((size_t)words * sizeof(unsigned int), "isolated vertices", true);
     if (!isolated) {
@@ -2329,27 +2327,15 @@ static DbBfs dbBfsArrays(const Csr* g, const DbView& view, const int* offsets) {
     for (int v = 0; v < words * 32; ++v)
         if (v >= n || g->offsets[v + 1] == g->offsets[v])
             isolated[v / 32] |= 1u << (v % 32);
-    b.isolated = (const unsigned int*)toDevice(isolated, (size_t)words * sizeof(unsigned int));
+    b->isolated = (const unsigned int*)toDevice(isolated, (size_t)words * sizeof(unsigned int));
     free(isolated);
-    b.dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    b.queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
-    b.visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    b.frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    b.counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
-    b.edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
-    b.checked = (unsigned long long*)toDevice(NULL, 2 * kLevelLog * sizeof(unsigned long long));
-    return b;
-}
-// Both BFS codes' arrays for one graph, and their grids (as many blocks as fit at once).
-static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small,
-                     cudaStream_t stream, BfsCall* c) {
-    const Csr* g = &bi->g;
-    memset(c, 0, sizeof(*c));
-    c->stream = stream;
-    int* offsets = (int*)toDevice(g->offsets, ((size_t)g->rows + 1) * sizeof(int));
-    int* cols = (int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
-    c->a = day38Arrays(g, offsets, cols);
-    c->b = dbBfsArrays(g, view, offsets);
+    b->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
+    b->queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
+    b->visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
+    b->frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
+    b->counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
+    b->edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
+    b->checked = (unsigned long long*)toDevice(NULL, 2 * kLevelLog * sizeof(unsigned long long));
     c->grid38 = residentGrid((const void*)bfsGridLoop, kThreadsPerBlock, sms, small);
     c->gridDb = residentGrid((const void*)dbBfs, kThreads, sms, small);
 }
