@@ -2236,19 +2236,13 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
                        cusparseHandle_t sparse, cublasHandle_t blas, cudaStream_t stream,
                        Results* r) {
     const bool decode = in->kind == kInputDecode;
-    // A decoding layer: cuBLAS instead of cuSPARSE, and of DB only the three paths.
     bool enabled[kVariantCount];
     for (int variant = 0; variant < kVariantCount; ++variant)
-        enabled[variant] = !decode;
-    enabled[kCublasGemv] = decode;
-    enabled[kPlainPull] = true;
-    enabled[kPlainPush] = true;
-    enabled[kDbPull] = true;
-    enabled[kDbPush] = true;
+        enabled[variant] = true;
+    // A decoding layer: cuBLAS, warm and cold, instead of cuSPARSE.
+    enabled[kCusparseCsr] = !decode;
+    enabled[kCublasGemv] = enabled[kCublasCold] = enabled[kDbAutoCold] = decode;
     enabled[kDbSkip] = skipFits(&in->db) || small;  // --small: every kernel, under the sanitizer
-    enabled[kDbAuto] = true;
-    enabled[kCublasCold] = decode;
-    enabled[kDbAutoCold] = decode;
     GpuInput g;
     memset(&g, 0, sizeof(g));
     g.sparse = sparse;
