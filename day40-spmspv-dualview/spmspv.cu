@@ -572,10 +572,11 @@ typedef struct {
     unsigned char* entryIndex;                  // blockedNnz: local row << 4 | local column
     float* entryValue;                          // blockedNnz, column-major inside each block
     int* colBlockOffsets;                       // blockCols + 1
-    int2* cscBlock;                 // blocks, in block-column order: {block row, entry start}
-    unsigned char* cscColStart;     // 16 per block in that order: starts of columns 1..15, nnz - 1
-    int *sideRowOffsets, *sideCol;  // rows + 1; sideNnz
-    float* sideVal;                 // sideNnz, in row order
+    // Push's view as the device reads it, two records a block in block-column order: {block row,
+    // entry start, 0, 0}, and the column table (the starts of columns 1..15, nnz - 1).
+    uint4* pushView;
+    int *sideRowOffsets, *sideCol;     // rows + 1; sideNnz
+    float* sideVal;                    // sideNnz, in row order
     int *sideColOffsets, *sideRowCsc;  // cols + 1; sideNnz
     float* sideValCsc;                 // sideNnz: the values again, in column order
 } Db;
@@ -902,13 +903,14 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
 }
 // end snippet
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
-__device__ int tableByte(uint4 t, int i) {
+__host__ __device__ int tableByte(uint4 t, int i) {
     const unsigned w = i < 4 ? t.x : i < 8 ? t.y : i < 12 ? t.z : t.w;
     return (int)(w >> (8 * (i % 4)) & 0xffu);
 }
 // Column c's run of entries in a block whose entries begin at start: column-major storage makes
-// it one run, which ends where the column table says the next column begins.
-__device__ int2 runOfColumn(int start, uint4 table, int c) {
+// it one run, which ends where the column table says the next column begins. The host's byte model
+// reads it too.
+__host__ __device__ int2 runOfColumn(int start, uint4 table, int c) {
     return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)),
                      start + tableByte(table, c) + (c == kBlockDim - 1));
 }
@@ -1434,14 +1436,20 @@ static void* hostAlloc(size_t bytes, const char* what, bool zeroed) {
     }
     return p;
 }
-static void outOfMemory(const char* name) {
+// The line that says so, and false, as refuse.
+static bool outOfMemory(const char* name) {
     fprintf(stderr, "%s: out of host memory (%zu bytes for %s)\n", name, gFailedBytes, gFailedWhat);
+    return false;
+}
+// Bytes of an offsets array over n rows (or columns, blocks): n + 1 ints.
+static size_t offsetBytes(int n) {
+    return ((size_t)n + 1) * sizeof(int);
 }
 static bool allocCsr(Csr* m, int rows, int cols, long long nnz, bool values) {
     m->rows = rows;
     m->cols = cols;
     m->nnz = nnz;
-    m->offsets = (int*)hostAlloc(((size_t)rows + 1) * sizeof(int), "offsets", true);
+    m->offsets = (int*)hostAlloc(offsetBytes(rows), "offsets", true);
     m->index = (int*)hostAlloc((size_t)nnz * sizeof(int), "index", false);
     m->value = values ? (float*)hostAlloc((size_t)nnz * sizeof(float), "value", false) : NULL;
     return m->offsets && m->index && (m->value || !values);
@@ -1474,9 +1482,8 @@ static bool transpose(const Csr* a, Csr* t) {
 }
 // Places the entries of rows r0 to r1 - 1, one block row: blocked ones column-major in their block
 // (push reads one column's run), side ones in row order. s->touched holds the row's touched block
-// columns, the blocked ones first; s->slot[J] is block column J's place among them, or -1.
-static void placeBlockRow(const Csr* a, int r0, int r1, int touched, int blocked, Db* f,
-                          BuildScratch* s) {
+// columns, the blocked ones first and sorted; s->slot[J] is J's place among them, or -1.
+static void placeBlockRow(const Csr* a, int r0, int r1, int blocked, Db* f, BuildScratch* s) {
     memset(s->scratch, 0, (size_t)blocked * kBlockDim * sizeof(int));
     for (int r = r0; r < r1; ++r)
         for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
@@ -1485,18 +1492,14 @@ static void placeBlockRow(const Csr* a, int r0, int r1, int touched, int blocked
                 ++s->scratch[slot * kBlockDim + a->index[k] % kBlockDim];
         }
     long long e = f->blockedNnz;
-    for (int t = 0, b = 0; t < touched; ++t) {
-        const int J = s->touched[t];
-        if (s->slot[J] < 0)
-            continue;
-        f->blockCol[f->blocks + b] = J;
+    for (int b = 0; b < blocked; ++b) {
+        f->blockCol[f->blocks + b] = s->touched[b];
         f->blockStart[f->blocks + b] = (int)e;
         for (int c = 0; c < kBlockDim; ++c) {  // counts become running positions
             const int count = s->scratch[b * kBlockDim + c];
             s->scratch[b * kBlockDim + c] = (int)e;
             e += count;
         }
-        ++b;
     }
     for (int r = r0; r < r1; ++r) {
         f->sideRowOffsets[r + 1] = f->sideRowOffsets[r];
@@ -1530,18 +1533,17 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
                 s->touched[touched++] = J;
         }
     // Only the blocked blocks need their columns in order: they are few where the touched are many.
-    int kept = 0;
     for (int t = 0; t < touched; ++t) {
         const int J = s->touched[t];
         s->slot[J] = -1;
         if (s->cnt[J] > kSideMaxNnz) {
-            s->touched[t] = s->touched[kept];
-            s->touched[kept++] = J;
+            s->touched[t] = s->touched[blocked];
+            s->touched[blocked++] = J;
         }
     }
-    qsort(s->touched, (size_t)kept, sizeof(int), compareInts);
-    for (int t = 0; t < kept; ++t)
-        s->slot[s->touched[t]] = blocked++;
+    qsort(s->touched, (size_t)blocked, sizeof(int), compareInts);
+    for (int t = 0; t < blocked; ++t)
+        s->slot[s->touched[t]] = t;
     if ((long long)blocked * kBlockDim > s->scratchCap) {
         free(s->scratch);
         s->scratchCap = (long long)blocked * kBlockDim * 2;
@@ -1550,7 +1552,7 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
             return false;
     }
     if (fill)
-        placeBlockRow(a, r0, r1, touched, blocked, f, s);
+        placeBlockRow(a, r0, r1, blocked, f, s);
     for (int t = 0; t < touched; ++t) {
         const int J = s->touched[t];
         if (s->slot[J] >= 0)
@@ -1587,8 +1589,8 @@ static bool buildPushViews(const Csr* a, Db* f) {
     for (int I = 0; I < f->blockRows; ++I)
         for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
             const int k = f->colBlockOffsets[f->blockCol[b]]++;
-            f->cscBlock[k] = make_int2(I, f->blockStart[b]);
-            columnTable(f, b, f->cscColStart + (size_t)k * kBlockDim);
+            f->pushView[2 * k] = make_uint4(I, f->blockStart[b], 0u, 0u);
+            columnTable(f, b, (unsigned char*)&f->pushView[2 * k + 1]);
         }
     memmove(f->colBlockOffsets + 1, f->colBlockOffsets, (size_t)f->blockCols * sizeof(int));
     f->colBlockOffsets[0] = 0;  // the scatter moved each start on to the next's, as in transpose
@@ -1603,22 +1605,18 @@ static bool buildPushViews(const Csr* a, Db* f) {
 }
 // The arrays of the format, sized by the counting pass; false when out of memory.
 static bool allocDb(bool values, Db* f) {
-    const size_t blocks = (size_t)f->blocks + 1, blocked = (size_t)f->blockedNnz + 1;
-    const size_t side = (size_t)f->sideNnz + 1;
+    const size_t blocks = f->blocks + 1, blocked = f->blockedNnz + 1, side = f->sideNnz + 1;
     f->blockCol = (int*)hostAlloc(blocks * sizeof(int), "blockCol", false);
     f->blockStart = (int*)hostAlloc(blocks * sizeof(int), "blockStart", false);
     f->entryIndex = (unsigned char*)hostAlloc(blocked, "entryIndex", false);
     f->entryValue = values ? (float*)hostAlloc(blocked * sizeof(float), "entryValue", false) : NULL;
-    f->colBlockOffsets =
-        (int*)hostAlloc(((size_t)f->blockCols + 1) * sizeof(int), "colBlockOffsets", true);
-    f->cscBlock = (int2*)hostAlloc(blocks * sizeof(int2), "cscBlock", false);
-    f->cscColStart = (unsigned char*)hostAlloc(blocks * kBlockDim, "cscColStart", false);
-    f->sideRowOffsets =
-        (int*)hostAlloc(((size_t)f->rows + 1) * sizeof(int), "sideRowOffsets", true);
+    f->colBlockOffsets = (int*)hostAlloc(offsetBytes(f->blockCols), "colBlockOffsets", true);
+    f->pushView = (uint4*)hostAlloc(blocks * 2 * sizeof(uint4), "pushView", false);
+    f->sideRowOffsets = (int*)hostAlloc(offsetBytes(f->rows), "sideRowOffsets", true);
     f->sideCol = (int*)hostAlloc(side * sizeof(int), "sideCol", false);
     f->sideVal = values ? (float*)hostAlloc(side * sizeof(float), "sideVal", false) : NULL;
     return f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !values) &&
-           f->colBlockOffsets && f->cscBlock && f->cscColStart && f->sideRowOffsets && f->sideCol &&
+           f->colBlockOffsets && f->pushView && f->sideRowOffsets && f->sideCol &&
            (f->sideVal || !values);
 }
 // snippet: build-db
@@ -1635,8 +1633,7 @@ static bool buildDb(const Csr* a, Db* f) {
     s.touched = (int*)hostAlloc((size_t)f->blockCols * sizeof(int), "touched", false);
     s.scratchCap = kBlockDim;
     s.scratch = (int*)hostAlloc((size_t)s.scratchCap * sizeof(int), "scratch", false);
-    f->rowBlockOffsets =
-        (int*)hostAlloc(((size_t)f->blockRows + 1) * sizeof(int), "rowBlockOffsets", true);
+    f->rowBlockOffsets = (int*)hostAlloc(offsetBytes(f->blockRows), "rowBlockOffsets", true);
     bool ok = s.cnt && s.slot && s.touched && s.scratch && f->rowBlockOffsets;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, false, f, &s);
@@ -1719,13 +1716,10 @@ static double pushBytesOfColumn(const Db* f, int j) {
     const int J = j / kBlockDim, c = j % kBlockDim;
     long long s = 2;
     for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1]; ++k) {
-        const unsigned char* t = f->cscColStart + (size_t)k * kBlockDim;
-        const int begin = f->cscBlock[k].y + (c == 0 ? 0 : t[c - 1]),
-                  end = f->cscBlock[k].y + (c == kBlockDim - 1 ? t[15] + 1 : t[c]);
-        s += 1 + (end > begin ? sectors(begin, end) + sectors(4LL * begin, 4LL * end) : 0);
+        const int2 run = runOfColumn((int)f->pushView[2 * k].y, f->pushView[2 * k + 1], c);
+        s += 1 + sectors(run.x, run.y) + sectors(4LL * run.x, 4LL * run.y);
     }
-    const int s0 = f->sideColOffsets[j], s1 = f->sideColOffsets[j + 1];
-    s += 2 * sectors(4LL * s0, 4LL * s1);
+    s += 2 * sectors(4LL * f->sideColOffsets[j], 4LL * f->sideColOffsets[j + 1]);
     return (double)s * kSectorBytes;
 }
 
@@ -1934,43 +1928,32 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     view->blockRows = f->blockRows;
     view->blockCols = f->blockCols;
     view->itemCount = items->count;
-    const size_t blocks = (size_t)f->blocks, blocked = (size_t)f->blockedNnz;
-    const size_t side = (size_t)f->sideNnz;
-    view->rowBlockOffsets =
-        (const int*)keep(d, f->rowBlockOffsets, ((size_t)f->blockRows + 1) * sizeof(int));
-    view->blockCol = (const int*)keep(d, f->blockCol, blocks * sizeof(int));
-    view->blockStart = (const int*)keep(d, f->blockStart, (blocks + 1) * sizeof(int));
-    view->entryIndex = (const unsigned char*)keep(d, f->entryIndex, blocked);
+    view->rowBlockOffsets = (const int*)keep(d, f->rowBlockOffsets, offsetBytes(f->blockRows));
+    view->blockCol = (const int*)keep(d, f->blockCol, f->blocks * sizeof(int));
+    view->blockStart = (const int*)keep(d, f->blockStart, offsetBytes(f->blocks));
+    view->entryIndex = (const unsigned char*)keep(d, f->entryIndex, f->blockedNnz);
     if (f->entryValue)
-        view->entryValue = (const float*)keep(d, f->entryValue, blocked * sizeof(float));
-    view->colBlockOffsets =
-        (const int*)keep(d, f->colBlockOffsets, ((size_t)f->blockCols + 1) * sizeof(int));
-    // Push's view: one 32-byte sector a block, {block row, entry start} and the column table.
-    uint4* record = (uint4*)hostAlloc((blocks * 2 + 1) * sizeof(uint4), "record", false);
+        view->entryValue = (const float*)keep(d, f->entryValue, f->blockedNnz * sizeof(float));
+    view->colBlockOffsets = (const int*)keep(d, f->colBlockOffsets, offsetBytes(f->blockCols));
+    view->pushView = (const uint4*)keep(d, f->pushView, f->blocks * 2 * sizeof(uint4));
+    // Skipping pull's view: the same column tables in block-row order, made again from the entries.
+    uint4* record = (uint4*)hostAlloc(f->blocks * sizeof(uint4), "record", false);
     if (!record) {
         outOfMemory("the GPU part");
         exit(EXIT_FAILURE);
     }
-    for (int k = 0; k < f->blocks; ++k) {
-        record[2 * k] = make_uint4((unsigned)f->cscBlock[k].x, (unsigned)f->cscBlock[k].y, 0u, 0u);
-        memcpy(&record[2 * k + 1], f->cscColStart + (size_t)k * kBlockDim, kBlockDim);
-    }
-    view->pushView = (const uint4*)keep(d, record, blocks * 2 * sizeof(uint4));
-    // Skipping pull's view: the same column tables in block-row order, made again from the entries.
     for (int b = 0; b < f->blocks; ++b)
         columnTable(f, b, (unsigned char*)&record[b]);
-    view->rowTable = (const uint4*)keep(d, record, blocks * sizeof(uint4));
+    view->rowTable = (const uint4*)keep(d, record, f->blocks * sizeof(uint4));
     free(record);
-    view->sideRowOffsets =
-        (const int*)keep(d, f->sideRowOffsets, ((size_t)f->rows + 1) * sizeof(int));
-    view->sideCol = (const int*)keep(d, f->sideCol, side * sizeof(int));
+    view->sideRowOffsets = (const int*)keep(d, f->sideRowOffsets, offsetBytes(f->rows));
+    view->sideCol = (const int*)keep(d, f->sideCol, f->sideNnz * sizeof(int));
     if (f->sideVal)
-        view->sideVal = (const float*)keep(d, f->sideVal, side * sizeof(float));
-    view->sideColOffsets =
-        (const int*)keep(d, f->sideColOffsets, ((size_t)f->cols + 1) * sizeof(int));
-    view->sideRowCsc = (const int*)keep(d, f->sideRowCsc, side * sizeof(int));
+        view->sideVal = (const float*)keep(d, f->sideVal, f->sideNnz * sizeof(float));
+    view->sideColOffsets = (const int*)keep(d, f->sideColOffsets, offsetBytes(f->cols));
+    view->sideRowCsc = (const int*)keep(d, f->sideRowCsc, f->sideNnz * sizeof(int));
     if (f->sideValCsc)
-        view->sideValCsc = (const float*)keep(d, f->sideValCsc, side * sizeof(float));
+        view->sideValCsc = (const float*)keep(d, f->sideValCsc, f->sideNnz * sizeof(float));
     view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
     const size_t arrivalBytes =
@@ -2024,10 +2007,10 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     g->rows = a->rows;
     g->cols = a->cols;
     g->lanes = meanLanes(a);
-    g->csrOffsets = (int*)toDevice(a->offsets, ((size_t)a->rows + 1) * sizeof(int));
+    g->csrOffsets = (int*)toDevice(a->offsets, offsetBytes(a->rows));
     g->csrIndex = (int*)toDevice(a->index, (size_t)a->nnz * sizeof(int));
     g->csrValue = (float*)toDevice(a->value, (size_t)a->nnz * sizeof(float));
-    g->cscOffsets = (int*)toDevice(at->offsets, ((size_t)at->rows + 1) * sizeof(int));
+    g->cscOffsets = (int*)toDevice(at->offsets, offsetBytes(at->rows));
     g->cscIndex = (int*)toDevice(at->index, (size_t)at->nnz * sizeof(int));
     g->cscValue = (float*)toDevice(at->value, (size_t)at->nnz * sizeof(float));
     const size_t xBytes = (size_t)f->blockCols * kBlockDim * sizeof(float);
@@ -2297,7 +2280,7 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     DbBfs* b = &c->b;
     memset(c, 0, sizeof(*c));
     c->stream = stream;
-    a->rowOffsets = (const int*)toDevice(g->offsets, ((size_t)n + 1) * sizeof(int));
+    a->rowOffsets = (const int*)toDevice(g->offsets, offsetBytes(n));
     a->colIndices = (const int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
     a->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
     a->queue = (int*)toDevice(NULL, (size_t)n * sizeof(int));
@@ -3107,10 +3090,10 @@ static void freeCsr(Csr* m) {
     memset(m, 0, sizeof(*m));
 }
 static void freeDb(Db* f) {
-    void* all[] = {f->rowBlockOffsets, f->blockCol,        f->blockStart, f->entryIndex,
-                   f->entryValue,      f->colBlockOffsets, f->cscBlock,   f->cscColStart,
-                   f->sideRowOffsets,  f->sideCol,         f->sideVal,    f->sideColOffsets,
-                   f->sideRowCsc,      f->sideValCsc};
+    void* all[] = {f->rowBlockOffsets, f->blockCol,        f->blockStart,     f->entryIndex,
+                   f->entryValue,      f->colBlockOffsets, f->pushView,       f->sideRowOffsets,
+                   f->sideCol,         f->sideVal,         f->sideColOffsets, f->sideRowCsc,
+                   f->sideValCsc};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
         free(all[i]);
     memset(f, 0, sizeof(*f));
@@ -3424,10 +3407,8 @@ static bool loadMatrixMarket(const char* path, Input* in) {
              hashed ? ", values hashed" : "");
     in->merged = mm.merged;
     ok = ok && fitsHost(path, mm.rows, mm.cols, mm.entries);
-    if (ok && !allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true)) {
-        outOfMemory(path);
-        ok = false;
-    }
+    if (ok && !allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true))
+        ok = outOfMemory(path);
     for (int e = 0; ok && e < mm.entries; ++e) {
         const MmEntry t = mm.entry[e];
         ++in->a.offsets[t.row + 1];
@@ -3697,10 +3678,8 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
         const int scale = o->small ? kBfsScaleSmall : kBfsScale;
         snprintf(k->name, sizeof(k->name), "kron%d", scale);
         if (!makeKron(scale, kSeedBfs, false, &k->g) ||
-            !prepareBfs(k, o->small ? kRootsSmall : o->roots)) {
-            outOfMemory(k->name);
-            return false;
-        }
+            !prepareBfs(k, o->small ? kRootsSmall : o->roots))
+            return outOfMemory(k->name);
     }
     for (int i = 0; i < count; ++i) {
         const Input* in = &inputs[i];
@@ -3713,10 +3692,8 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
         }
         BfsInput* b = &graphs[(*graphCount)++];
         if (!bfsFromMatrix(&in->a, in->name, b) ||
-            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther)) {
-            outOfMemory(in->kind == kInputFile ? in->path : in->name);
-            return false;
-        }
+            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther))
+            return outOfMemory(in->kind == kInputFile ? in->path : in->name);
     }
     for (int i = 0; i < *graphCount; ++i) {
         const BfsInput* b = &graphs[i];
