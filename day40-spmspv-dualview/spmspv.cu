@@ -1726,16 +1726,12 @@ static double pushBytesOfColumn(const Db* f, int j) {
 // ---------------------------------------------------------------- the work counts and the judge
 // The work each path must do for this x, counted on the host: x blocks touched, push segments and
 // products, the sector bytes of DB push and plain push; and what the two rules decide from the
-// exact counts (the device decides from a sample of x, so it may differ near the crossover).
+// exact counts (the device decides from a sample of x, so it may differ near the crossover). The
+// counts start from makeX's zeros.
 static void countWork(const Input* in, XCase* xc) {
     const Db* f = &in->db;
     const Csr* at = &in->at;
-    xc->activeBlocks = 0;
-    xc->products = 0;
-    xc->segments = 0;
-    xc->sidePieces = 0;
-    xc->pushBytes = 4.0 * (in->a.cols + in->a.rows);
-    xc->plainPushBytes = xc->pushBytes;
+    xc->pushBytes = xc->plainPushBytes = 4.0 * (in->a.cols + in->a.rows);
     for (int J = 0; J < f->blockCols; ++J) {
         bool active = false;
         for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j) {
@@ -1818,28 +1814,27 @@ static bool checkY(const char* variant, const Input* in, const XCase* xc, const 
     if (!sumOk && firstBad < 0)
         fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum,
                 wantSum);
-    int guard = -1;
-    for (int g = 0; g < kGuardFloats && guard < 0; ++g) {
-        uint32_t bits;
-        memcpy(&bits, &got[rows + g], sizeof(bits));
-        if (bits != 0xffffffffu)
-            guard = g;
-    }
-    if (guard >= 0)
+    const uint32_t poison = 0xffffffffu;  // runCase's 0xFF bytes
+    int guard = 0;  // the first guard float no longer poisoned, or kGuardFloats
+    while (guard < kGuardFloats && memcmp(&got[rows + guard], &poison, sizeof(poison)) == 0)
+        ++guard;
+    if (guard < kGuardFloats)
         fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when,
                 rows + guard);
-    return firstBad < 0 && sumOk && guard < 0;
+    return firstBad < 0 && sumOk && guard == kGuardFloats;
 }
 // The BFS judge: exact distances from source, and the number of levels, level by level from a
-// queue: the plainest search, which the GPU's must match vertex for vertex.
-static int bfsCpu(const Csr* g, int source, int* dist, int* queue) {
-    for (int vertex = 0; vertex < g->rows; ++vertex)
-        dist[vertex] = -1;
+// queue: the plainest search, which the GPU's must match vertex for vertex. *reachedEntries gets
+// the entries of the vertices reached (each edge twice: Graph500's numerator is half of it).
+static int bfsCpu(const Csr* g, int source, int* dist, int* queue, long long* reachedEntries) {
+    memset(dist, 0xff, (size_t)g->rows * sizeof(int));  // -1: not reached
     int head = 0, tail = 0;
     dist[source] = 0;
     queue[tail++] = source;
+    *reachedEntries = 0;
     while (head < tail) {
         const int u = queue[head++];
+        *reachedEntries += g->offsets[u + 1] - g->offsets[u];
         for (int k = g->offsets[u]; k < g->offsets[u + 1]; ++k)
             if (dist[g->index[k]] < 0) {
                 dist[g->index[k]] = dist[u] + 1;
@@ -2134,8 +2129,7 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
             if (pass == 1)
                 times[variant] = ok && ms > 0.0f ? ms : 0.0;
         }
-        if (!ok)
-            ++failures;
+        failures += !ok;
         if (variant == kDbAuto)
             CUDA_CHECK(
                 cudaMemcpy(decision, g->db.view.decision, sizeof(int), cudaMemcpyDeviceToHost));
@@ -3342,6 +3336,7 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
     const int cols = in->a.cols;
     long long want = (long long)floor(density * cols + 0.5);
     want = want < 1 ? 1 : want > cols ? cols : want;
+    memset(xc, 0, sizeof(*xc));  // a fresh case: countWork's counts start from zero
     xc->pattern = pattern;
     xc->density = density;
     xc->nonzeros = (int)want;
@@ -3383,9 +3378,8 @@ static bool refuse(const char* format, ...) {
 static bool fitsHost(const char* path, double rows, double cols, double nnz) {
     const double need = kHostBytesRow * rows + kHostBytesCol * cols + kHostBytesNnz * nnz;
     const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
-    if (need <= have)
-        return true;
-    return refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path, need,
+    return need <= have ||
+           refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path, need,
                   have);
 }
 static bool loadMatrixMarket(const char* path, Input* in) {
@@ -3468,11 +3462,8 @@ static bool prepareBfs(BfsInput* b, int roots) {
         if (!ok)
             break;
         b->root[b->roots] = r;
-        b->levels[b->roots] = bfsCpu(g, r, dist, queue);
-        long long reachedEntries = 0;
-        for (int vertex = 0; vertex < g->rows; ++vertex)
-            if (dist[vertex] >= 0)
-                reachedEntries += g->offsets[vertex + 1] - g->offsets[vertex];
+        long long reachedEntries;
+        b->levels[b->roots] = bfsCpu(g, r, dist, queue, &reachedEntries);
         b->componentEdges[b->roots++] = reachedEntries / 2;
     }
     free(queue);
