@@ -967,13 +967,12 @@ __device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShar
     }
     const int total = blockExclusiveScan(
         blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
-    const int t = threadIdx.x;
-    s.col[t] = j;
-    s.xv[t] = xv;
-    s.blockBegin[t] = blockBegin;
-    s.blocks[t] = blocks;
-    s.sideBegin[t] = sideBegin;
-    s.sideEnd[t] = sideEnd;
+    s.col[threadIdx.x] = j;
+    s.xv[threadIdx.x] = xv;
+    s.blockBegin[threadIdx.x] = blockBegin;
+    s.blocks[threadIdx.x] = blocks;
+    s.sideBegin[threadIdx.x] = sideBegin;
+    s.sideEnd[threadIdx.x] = sideEnd;
     __syncthreads();
     return total;
 }
@@ -2037,11 +2036,10 @@ static void freeGpu(GpuInput* g) {
 // each copy once and a copy's lines have left L2 before its next call (the copies together hold
 // many times the L2). Each copy carries the rule, as g's own view does.
 static void setupCold(const Input* in, bool small, GpuInput* g) {
-    const int copies = small ? kSmallTimedRuns : kTimedRuns;
     const size_t denseCount = (size_t)g->rows * g->cols;
-    g->coldCopies = copies;
-    g->coldDense = (float*)toDevice(NULL, copies * denseCount * sizeof(float));
-    for (int i = 0; i < copies; ++i) {
+    g->coldCopies = small ? kSmallTimedRuns : kTimedRuns;
+    g->coldDense = (float*)toDevice(NULL, g->coldCopies * denseCount * sizeof(float));
+    for (int i = 0; i < g->coldCopies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
         uploadDb(&in->db, &in->pull, &g->coldDb[i]);
@@ -2088,11 +2086,9 @@ static void launchCall(const void* ctx) {
         const Call warm = {variant == kCublasCold ? kCublasGemv : kDbAuto, &onCopy};
         launchCall(&warm);
     } else {
-        const int mode = variant == kDbPull   ? kPullOnly
-                         : variant == kDbPush ? kPushOnly
-                         : variant == kDbSkip ? kSkipOnly
-                                              : kAutoRule;
-        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y, mode);
+        const int modes[] = {kPullOnly, kPushOnly, kSkipOnly, kAutoRule};  // kDbPull to kDbAuto
+        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y,
+                                                      modes[variant - kDbPull]);
         CUDA_CHECK(cudaGetLastError());
     }
 }
@@ -2202,24 +2198,20 @@ static void printTimes(const Input* in, const XCase* xc, const bool* enabled, co
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
     const double base = in->kind == kInputDecode ? t[kCublasGemv] : t[kCusparseCsr];
-    printf(" %4s %6.2fx %6.2fx\n",
-           decision == kPushOnly   ? "push"
-           : decision == kSkipOnly ? "skip"
-                                   : "pull",
-           t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+    const char* const paths[] = {"pull", "push", "auto", "skip"};  // by Mode; auto never comes back
+    printf(" %4s %6.2fx %6.2fx\n", paths[decision], t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
+           t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
                        cusparseHandle_t sparse, cublasHandle_t blas, cudaStream_t stream,
                        Results* r) {
     const bool decode = in->kind == kInputDecode;
-    bool enabled[kVariantCount];
-    for (int variant = 0; variant < kVariantCount; ++variant)
-        enabled[variant] = true;
-    // A decoding layer: cuBLAS, warm and cold, instead of cuSPARSE.
-    enabled[kCusparseCsr] = !decode;
-    enabled[kCublasGemv] = enabled[kCublasCold] = enabled[kDbAutoCold] = decode;
-    enabled[kDbSkip] = skipFits(&in->db) || small;  // --small: every kernel, under the sanitizer
+    // By Variant: a decoding layer has cuBLAS, warm and cold, instead of cuSPARSE; skipping pull
+    // runs where it fits, and under --small everywhere (every kernel, under the sanitizer).
+    const bool skip = skipFits(&in->db) || small;
+    const bool enabled[kVariantCount] = {!decode, decode, true, true,   true,
+                                         true,    skip,   true, decode, decode};
     GpuInput g;
     memset(&g, 0, sizeof(g));
     g.sparse = sparse;
@@ -2257,10 +2249,8 @@ static void launchBfs(const void* ctx) {
                                                dim3(kThreadsPerBlock), args, 0, c.stream));
         return;
     }
-    int mode = c.variant == kDbBfsPush   ? kPushOnly
-               : c.variant == kDbBfsPull ? kPullOnly
-                                         : kAutoRule;
-    void* args[] = {&c.b, &c.source, &mode};
+    int modes[] = {kPushOnly, kPullOnly, kAutoRule};  // kDbBfsPush to kDbBfsAuto
+    void* args[] = {&c.b, &c.source, &modes[c.variant - kDbBfsPush]};
     CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0,
                                            c.stream));
 }
@@ -2407,10 +2397,8 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     setupBfs(bi, db.view, sms, small, stream, &c);
     int* got = (int*)hostAlloc((size_t)bi->g.rows * sizeof(int), "got", false);
     int failures = 0;
-    for (int variant = 0; variant < kBfsVariants; ++variant) {
-        c.variant = variant;
+    for (c.variant = 0; c.variant < kBfsVariants; ++c.variant)
         failures += !searchRoots(bi, &c, got, small, gteps);
-    }
     if (levels && failures == 0)
         printLevels(bi, &c);
     free(got);
