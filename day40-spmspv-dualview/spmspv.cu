@@ -630,7 +630,6 @@ typedef struct {
     char name[48];
     Csr g;
     Db db;
-    long long undirectedEdges;
     int roots, *root, *levels, **dist;  // per root: levels and exact distances
     long long* componentEdges;          // per root, the Graph500 TEPS numerator
 } BfsInput;
@@ -3428,7 +3427,6 @@ static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
 // Graph500 numerator (undirected edges with both ends reached).
 static bool prepareBfs(BfsInput* b, int roots) {
     const Csr* g = &b->g;
-    b->undirectedEdges = g->nnz / 2;
     b->root = (int*)hostAlloc((size_t)roots * sizeof(int), "root", true);
     b->levels = (int*)hostAlloc((size_t)roots * sizeof(int), "levels", true);
     b->componentEdges =
@@ -3473,12 +3471,8 @@ static void printFormat(const Input* in) {
     printf("  bytes read: DB pull %.1f MB, CSR pull %.1f MB; DB push %.0f B an x nonzero\n",
            in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
-// The x table: x's nonzeros and its blocks touched of all; push's segments, products and bytes
-// (DB's and plain CSC's); the direction by the rule on the host's exact counts.
-static void printCaseHeader(void) {
-    printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s  %s\n", "x", "d", "nonzeros", "x blocks",
-           "segments", "products", "push MB", "plain MB", "rule");
-}
+// A row of the x table: x's nonzeros and its blocks touched of all; push's segments, products and
+// bytes (DB's and plain CSC's); the direction by the rule on the host's exact counts.
 static void printCase(const XCase* xc, const Input* in) {
     char blocks[32];
     snprintf(blocks, sizeof(blocks), "%d of %d", xc->activeBlocks, in->db.blockCols);
@@ -3528,20 +3522,17 @@ static bool parseFlags(int argc, char** argv, Options* o) {
 // Step 2: the part-1 and part-3 inputs, in order: the files named, or the word graph, the three
 // generated matrices and the decoding shapes. Returns their count.
 static int listInputs(const Options* o, Input* inputs) {
+    const bool generated = o->fileCount == 0;  // then the one file is the word graph
     int count = 0;
-    if (o->fileCount == 0) {
-        for (int kind = kInputFile; kind <= kInputKron; ++kind) {  // the word graph first
-            inputs[count].kind = kind;
-            inputs[count++].path = kWordsPath;
-        }
-        for (int shape = 0; shape < kDecodeShapes; ++shape) {
-            inputs[count].kind = kInputDecode;
-            inputs[count++].decodeShape = shape;
-        }
-    }
-    for (int f = 0; f < o->fileCount; ++f) {
+    for (int f = 0; f < (generated ? 1 : o->fileCount); ++f) {
         inputs[count].kind = kInputFile;
-        inputs[count++].path = o->files[f];
+        inputs[count++].path = generated ? kWordsPath : o->files[f];
+    }
+    for (int kind = kInputMesh; generated && kind <= kInputKron; ++kind)
+        inputs[count++].kind = kind;
+    for (int shape = 0; generated && shape < kDecodeShapes; ++shape) {
+        inputs[count].kind = kInputDecode;
+        inputs[count++].decodeShape = shape;
     }
     return count;
 }
@@ -3641,7 +3632,8 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         printFormat(in);
         if (!o->full)
             continue;
-        printCaseHeader();
+        printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s  %s\n", "x", "d", "nonzeros", "x blocks",
+               "segments", "products", "push MB", "plain MB", "rule");
         for (int c = 0; c < in->caseCount; ++c)
             printCase(&in->cases[c], in);
     }
@@ -3680,7 +3672,7 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
         for (int r = 0; r < b->roots; ++r)
             most = b->levels[r] > most ? b->levels[r] : most;
         printf("\nBFS graph %s: %d vertices, %lld undirected edges\n", b->name, b->g.rows,
-               b->undirectedEdges);
+               b->g.nnz / 2);  // g stores both directions of each
         printf("  DB: %d blocks hold %lld of %lld entries, the side payload the rest\n",
                b->db.blocks, b->db.blockedNnz, b->g.nnz);
         if (b->roots == 0)
