@@ -3304,15 +3304,12 @@ static bool makeDecode(int rows, int cols, Csr* a, float** dense) {
     if (!allocCsr(a, rows, cols, kept, true))
         return false;
     long long n = 0;
-    for (int i = 0; i < rows; ++i) {
-        for (int j = 0; j < cols; ++j) {
-            const float w = (*dense)[(long long)i * cols + j];
-            if (w != 0.0f) {
-                a->index[n] = j;
-                a->value[n++] = w;
-            }
+    for (long long k = 0; k < total; ++k) {  // W in its row-major order
+        if ((*dense)[k] != 0.0f) {
+            a->index[n] = (int)(k % cols);
+            a->value[n++] = (*dense)[k];
         }
-        a->offsets[i + 1] = (int)n;
+        a->offsets[k / cols + 1] = (int)n;  // the row's end so far
     }
     return true;
 }
