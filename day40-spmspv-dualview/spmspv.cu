@@ -1308,12 +1308,11 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
                 for (int q = 0; q < kBottomUpPiece; ++q)
                     u[q] = k + q < end ? view.sideCol[k + q] : -1;
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q) {
+                for (int q = 0; q < kBottomUpPiece; ++q)
                     if (!found && u[q] >= 0) {
                         ++looked;
                         found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
                     }
-                }
             }
         }
         const unsigned int finds = __ballot_sync(kFullMask, found);
@@ -1466,14 +1465,13 @@ static bool transpose(const Csr* a, Csr* t) {
         ++t->offsets[a->index[k] + 1];
     for (int c = 0; c < a->cols; ++c)
         t->offsets[c + 1] += t->offsets[c];
-    for (int r = 0; r < a->rows; ++r) {
+    for (int r = 0; r < a->rows; ++r)
         for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
             const int slot = t->offsets[a->index[k]]++;
             t->index[slot] = r;
             if (a->value)
                 t->value[slot] = a->value[k];
         }
-    }
     memmove(t->offsets + 1, t->offsets, (size_t)a->cols * sizeof(int));
     t->offsets[0] = 0;
     return true;
