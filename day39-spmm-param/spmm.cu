@@ -80,10 +80,11 @@ static const int kNetW = 4, kNetF = 1, kNetV = 1, kNetS = 1;
 static const int kWaves = 2, kWarpsPerSm = 64, kH200Sms = 132;
 static const int kTargetPieces = kWaves * kWarpsPerSm * kH200Sms;
 // A cut panel's pieces meet in C by atomics on the same V x dim elements, one round per piece: a
-// hub cut into pieces of SG (thousands of them on a star, whose mean row is short) queues them all
+// hub cut into pieces of SG (tens of thousands on a star, whose mean row is short) queues them all
 // on one row of C. So a panel gets at most kMaxPiecesPerPanel pieces, longer ones where its row
-// asks for it: still four warps on each of 132 SMs for one row.
-static const int kMaxPiecesPerPanel = 512;
+// asks for it: about 16 warps on each of 132 SMs for one row, enough loads in flight to keep
+// memory busy, while each element's chain of atomics stays a few microseconds (evidence/notes.md).
+static const int kMaxPiecesPerPanel = 2048;
 // A panel this long is cut even at S = 0: one warp walking it alone would outlast everything else
 // the call does, whatever the tree said (a row of 10^5 entries is 3,000 staging passes).
 static const int kGiantPanel = 8192;
