@@ -3836,7 +3836,8 @@ static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHan
         bool ok = prepareInput(&in, false);
         const bool square = ok && in.a.rows == in.a.cols;
         ok = ok && (!square ||
-                    (bfsFromMatrix(&in.a, in.name, &graph) && prepareBfs(&graph, kRootsOther)));
+                    (bfsFromMatrix(&in.a, in.name, &graph) && prepareBfs(&graph, kRootsOther)) ||
+                    outOfMemory(in.name));
         if (ok) {
             printf("\nFamily %d of %d: %s, %s\n", s + 1, kFamilyCount, in.name, in.description);
             printFormat(&in);
