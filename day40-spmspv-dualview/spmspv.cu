@@ -1184,17 +1184,15 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         *view.decision = path;
     if (path == kPushOnly) {
         pushAll(view, x, y, firstX, shared.push);
-        return;
-    }
-    if (path == kSkipOnly) {
+    } else if (path == kSkipOnly) {
         for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
             skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
-        return;
+    } else {
+        const int warp = threadIdx.x / kWarpSize;
+        for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
+             i += (long long)gridDim.x * kWarpsPerCta)
+            pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
     }
-    const int warp = threadIdx.x / kWarpSize;
-    for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
-         i += (long long)gridDim.x * kWarpsPerCta)
-        pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
 }
 // end snippet
 
@@ -2249,20 +2247,16 @@ static void printTimes(const Input* in, const XCase* xc, const bool* enabled, co
            t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
+// handles: the stream and library handles, the only fields set.
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
-                       cusparseHandle_t sparse, cublasHandle_t blas, cudaStream_t stream,
-                       Results* r) {
+                       const GpuInput* handles, Results* r) {
     const bool decode = in->kind == kInputDecode;
     // By Variant: a decoding layer has cuBLAS, warm and cold, instead of cuSPARSE; skipping pull
     // runs where it fits, and under --small everywhere (every kernel, under the sanitizer).
     const bool skip = skipFits(&in->db) || small;
     const bool enabled[kVariantCount] = {!decode, decode, true, true,   true,
                                          true,    skip,   true, decode, decode};
-    GpuInput g;
-    memset(&g, 0, sizeof(g));
-    g.sparse = sparse;
-    g.blas = blas;
-    g.stream = stream;
+    GpuInput g = *handles;
     setupGpu(in, sms, small, &g);
     printf("\n");
     if (decode)
@@ -3498,12 +3492,6 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     mmFree(&mm);
     return ok;
 }
-// A BFS graph: the pattern of A + A^T without the diagonal (a graph needs no values).
-static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
-    memset(b, 0, sizeof(*b));
-    snprintf(b->name, sizeof(b->name), "%s", name);
-    return withTranspose(a, true, &b->g);
-}
 // A BFS graph's DB format and a CPU search from each root: exact distances, levels, and the
 // Graph500 numerator (undirected edges with both ends reached).
 static bool prepareBfs(BfsInput* b, int roots) {
@@ -3536,6 +3524,13 @@ static bool prepareBfs(BfsInput* b, int roots) {
     free(queue);
     return ok;
 }
+// A BFS graph from a matrix: the pattern of A + A^T without the diagonal (a graph needs no values),
+// prepared as above.
+static bool bfsFromMatrix(const Csr* a, const char* name, int roots, BfsInput* b) {
+    memset(b, 0, sizeof(*b));
+    snprintf(b->name, sizeof(b->name), "%s", name);
+    return withTranspose(a, true, &b->g) && prepareBfs(b, roots);
+}
 
 // ---------------------------------------------------------------- the host part's report
 static void printFormat(const Input* in) {
@@ -3567,12 +3562,9 @@ static void printCase(const XCase* xc, const Input* in) {
 static bool parseFlags(int argc, char** argv, Options* o) {
     memset(o, 0, sizeof(*o));
     o->roots = kRootsDefault;
-    for (int a = 1; a < argc; ++a)
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            o->help = true;
-            return true;
-        }
-    for (int a = 1; a < argc; ++a) {
+    for (int a = 1; a < argc && !o->help; ++a)
+        o->help = strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0;
+    for (int a = 1; a < argc && !o->help; ++a) {
         const char* arg = argv[a];
         long long value = 0;
         int overflow = 0;
@@ -3750,8 +3742,7 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
             continue;
         }
         BfsInput* b = &graphs[(*graphCount)++];
-        if (!bfsFromMatrix(&in->a, in->name, b) ||
-            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther))
+        if (!bfsFromMatrix(&in->a, in->name, o->small ? kRootsSmall : kRootsOther, b))
             return outOfMemory(in->kind == kInputFile ? in->path : in->name);
     }
     for (int i = 0; i < *graphCount; ++i) {
@@ -3774,8 +3765,7 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
 // Step 5: the memory goals, the DB format's bytes against CSR + CSC's, from the host's counts;
 // the GPU's figures start at their worst.
 static Results memoryGoals(const Options* o, const Input* inputs, int count) {
-    Results r;
-    memset(&r, 0, sizeof(r));
+    Results r = {};
     r.minPlain = r.minSingle = r.pullCopyMin = r.bfsAutoMin = r.minCu = 1e30;
     for (int i = 0; i < count; ++i) {
         const double share = dbBytes(&inputs[i].db) / csrCscBytes(&inputs[i].a);
@@ -3823,8 +3813,7 @@ static bool fitsGpu(const Input* inputs, int count) {
 }
 // Step 7b (--full): the generated family, a shape at a time: made, prepared and run like the inputs
 // above, the square ones searched too; its worst ratios are the family_ headlines.
-static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHandle_t blas,
-                     cudaStream_t stream, Results* f) {
+static int runFamily(int sms, double copyGBs, const GpuInput* handles, Results* f) {
     static Input in;  // zero, and zeroed again by the frees
     static BfsInput graph;
     int failures = 0;
@@ -3835,15 +3824,14 @@ static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHan
         in.shape = s;
         bool ok = prepareInput(&in, false);
         const bool square = ok && in.a.rows == in.a.cols;
-        ok = ok && (!square ||
-                    (bfsFromMatrix(&in.a, in.name, &graph) && prepareBfs(&graph, kRootsOther)) ||
+        ok = ok && (!square || bfsFromMatrix(&in.a, in.name, kRootsOther, &graph) ||
                     outOfMemory(in.name));
         if (ok) {
             printf("\nFamily %d of %d: %s, %s\n", s + 1, kFamilyCount, in.name, in.description);
             printFormat(&in);
-            failures += runInputGpu(&in, sms, false, copyGBs, sparse, blas, stream, f);
+            failures += runInputGpu(&in, sms, false, copyGBs, handles, f);
             if (square)
-                failures += runGraphs(&graph, 1, sms, false, false, stream, f);
+                failures += runGraphs(&graph, 1, sms, false, false, handles->stream, f);
         }
         failures += !ok;
         freeInput(&in);
@@ -3855,16 +3843,16 @@ static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHan
 // verdict. Returns the exit status.
 static int runGpu(const Options* o, const Input* inputs, int count, const BfsInput* graphs,
                   int graphCount, Results* r) {
-    cudaStream_t stream;
-    cusparseHandle_t sparse;
-    cublasHandle_t blas;
+    GpuInput handles = {};  // the stream and library handles, shared by every input
     int sms = 0;
-    CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
-    const double copyGBs = deviceAndCeiling(o->small ? kCopyBytesSmall : kCopyBytes, stream, &sms);
-    CUSPARSE_CHECK(cusparseCreate(&sparse));
-    CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-    CUBLAS_CHECK(cublasCreate(&blas));
-    CUBLAS_CHECK(cublasSetStream(blas, stream));
+    // A blocking stream: the checks' plain copies wait for it.
+    CUDA_CHECK(cudaStreamCreate(&handles.stream));
+    const double copyGBs =
+        deviceAndCeiling(o->small ? kCopyBytesSmall : kCopyBytes, handles.stream, &sms);
+    CUSPARSE_CHECK(cusparseCreate(&handles.sparse));
+    CUSPARSE_CHECK(cusparseSetStream(handles.sparse, handles.stream));
+    CUBLAS_CHECK(cublasCreate(&handles.blas));
+    CUBLAS_CHECK(cublasSetStream(handles.blas, handles.stream));
     Results family = memoryGoals(o, NULL, 0);  // --full's generated family, its worst ratios
     int failures = 0;
     printf(
@@ -3877,18 +3865,18 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
             "weights, together many times the L2\n",
             o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
-        failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
+        failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, &handles, r);
     if (failures == 0)
         printf(
             "  every variant of every input matches the CPU on every x, before and after its "
             "timed calls\n");
     printf("~ plot: pull | copy ceiling | all | %.1f\n", copyGBs);
-    failures += runGraphs(graphs, graphCount, sms, o->small, true, stream, r);
+    failures += runGraphs(graphs, graphCount, sms, o->small, true, handles.stream, r);
     if (o->full && !o->small && o->fileCount == 0)
-        failures += runFamily(sms, copyGBs, sparse, blas, stream, &family);
-    CUSPARSE_CHECK(cusparseDestroy(sparse));
-    CUBLAS_CHECK(cublasDestroy(blas));
-    CUDA_CHECK(cudaStreamDestroy(stream));
+        failures += runFamily(sms, copyGBs, &handles, &family);
+    CUSPARSE_CHECK(cusparseDestroy(handles.sparse));
+    CUBLAS_CHECK(cublasDestroy(handles.blas));
+    CUDA_CHECK(cudaStreamDestroy(handles.stream));
     printGoals(r, &family, o->fileCount == 0);
     if (failures > 0)
         fprintf(stderr, "%d check(s) failed\n", failures);
