@@ -730,10 +730,12 @@ typedef struct {
     int *cnt, *slot, *touched, *scratch;
     long long scratchCap;
 } BuildScratch;
-// The DB format on the device: the view the kernels take, and every array behind it (to free).
+// The DB format on the device: the view the kernels take, and every array behind it, with the
+// other device arrays of the same matrix (plain formats, vectors, a graph's searches): one call
+// frees them all.
 typedef struct {
     DbView view;
-    void* arrays[24];
+    void* arrays[40];  // 31 at most (a graph's format and searches)
     int arrayCount;
 } DbDevice;
 // Everything of a part-1 input on the device, and the handles its calls use.
@@ -1945,7 +1947,7 @@ static void* toDevice(const void* host, size_t bytes) {
         CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
     return d;
 }
-// One array of the DB format on the device, kept in d's list for freeDbDevice.
+// One array on the device, kept in d's list for freeDbDevice.
 static void* keep(DbDevice* d, const void* host, size_t bytes) {
     void* array = toDevice(host, bytes);
     d->arrays[d->arrayCount++] = array;
@@ -1956,11 +1958,10 @@ static void freeDbDevice(DbDevice* d) {
         CUDA_CHECK(cudaFree(d->arrays[i]));
     d->arrayCount = 0;
 }
-// The DB format's arrays on the device (a pattern's without values) and its pull items; the rule's
-// byte counts are the caller's.
+// The DB format's arrays on the device (a pattern's without values) and its pull items, into a d
+// that starts zeroed; the rule's byte counts are the caller's.
 static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     DbView* view = &d->view;
-    memset(d, 0, sizeof(*d));
     view->rows = f->rows;
     view->cols = f->cols;
     view->blockRows = f->blockRows;
@@ -2021,7 +2022,7 @@ static void setupCusparse(GpuInput* g, const Csr* a) {
     CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
                                            g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
                                            CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
-    g->spmvBuffer = toDevice(NULL, bufferBytes);
+    g->spmvBuffer = keep(&g->db, NULL, bufferBytes);
     CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
                                            g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
                                            CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
@@ -2045,30 +2046,25 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     g->rows = a->rows;
     g->cols = a->cols;
     g->lanes = meanLanes(a);
-    g->csrOffsets = (int*)toDevice(a->offsets, offsetBytes(a->rows));
-    g->csrIndex = (int*)toDevice(a->index, (size_t)a->nnz * sizeof(int));
-    g->csrValue = (float*)toDevice(a->value, (size_t)a->nnz * sizeof(float));
-    g->cscOffsets = (int*)toDevice(at->offsets, offsetBytes(at->rows));
-    g->cscIndex = (int*)toDevice(at->index, (size_t)at->nnz * sizeof(int));
-    g->cscValue = (float*)toDevice(at->value, (size_t)at->nnz * sizeof(float));
+    g->csrOffsets = (int*)keep(&g->db, a->offsets, offsetBytes(a->rows));
+    g->csrIndex = (int*)keep(&g->db, a->index, (size_t)a->nnz * sizeof(int));
+    g->csrValue = (float*)keep(&g->db, a->value, (size_t)a->nnz * sizeof(float));
+    g->cscOffsets = (int*)keep(&g->db, at->offsets, offsetBytes(at->rows));
+    g->cscIndex = (int*)keep(&g->db, at->index, (size_t)at->nnz * sizeof(int));
+    g->cscValue = (float*)keep(&g->db, at->value, (size_t)at->nnz * sizeof(float));
     const size_t xBytes = (size_t)f->blockCols * kBlockDim * sizeof(float);
-    g->x = (float*)toDevice(NULL, xBytes);
-    g->y =
-        (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
+    g->x = (float*)keep(&g->db, NULL, xBytes);
+    g->y = (float*)keep(&g->db, NULL,
+                        ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db.view);
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     setupCusparse(g, a);
     if (in->dense)
-        g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
+        g->dense = (float*)keep(&g->db, in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
 static void freeGpu(GpuInput* g) {
-    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets,
-                   g->cscIndex,   g->cscValue, g->x,        g->y,
-                   g->spmvBuffer, g->dense,    g->coldDense};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
-        CUDA_CHECK(cudaFree(all[i]));
     for (int i = 0; i < g->coldCopies; ++i)
         freeDbDevice(&g->coldDb[i]);
     freeDbDevice(&g->db);
@@ -2082,7 +2078,7 @@ static void freeGpu(GpuInput* g) {
 static void setupCold(const Input* in, bool small, GpuInput* g) {
     const size_t denseCount = (size_t)g->rows * g->cols;
     g->coldCopies = small ? kSmallTimedRuns : kTimedRuns;
-    g->coldDense = (float*)toDevice(NULL, g->coldCopies * denseCount * sizeof(float));
+    g->coldDense = (float*)keep(&g->db, NULL, g->coldCopies * denseCount * sizeof(float));
     for (int i = 0; i < g->coldCopies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
@@ -2294,27 +2290,27 @@ static void launchBfs(const void* ctx) {
     CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0,
                                            c.stream));
 }
-// Both BFS codes' arrays for one graph: day 38's on its CSR, DB-BFS's on its DB view with degrees
-// from the same CSR offsets; and their grids (as many blocks as fit at once).
-static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small,
-                     cudaStream_t stream, BfsCall* c) {
+// Both BFS codes' arrays for one graph, kept in db's list: day 38's on its CSR, DB-BFS's on its DB
+// view with degrees from the same CSR offsets; and their grids (as many blocks as fit at once).
+static void setupBfs(const BfsInput* bi, DbDevice* db, int sms, bool small, cudaStream_t stream,
+                     BfsCall* c) {
     const Csr* g = &bi->g;
     const int n = g->rows, words = (n + 31) / 32;
     BfsArrays* a = &c->a;
     DbBfs* b = &c->b;
     memset(c, 0, sizeof(*c));
     c->stream = stream;
-    a->rowOffsets = (const int*)toDevice(g->offsets, offsetBytes(n));
-    a->colIndices = (const int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
-    a->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    a->queue = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    a->visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    a->counts = (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
+    a->rowOffsets = (const int*)keep(db, g->offsets, offsetBytes(n));
+    a->colIndices = (const int*)keep(db, g->index, (size_t)g->nnz * sizeof(int));
+    a->dist = (int*)keep(db, NULL, (size_t)n * sizeof(int));
+    a->queue = (int*)keep(db, NULL, (size_t)n * sizeof(int));
+    a->visited = (unsigned int*)keep(db, NULL, (size_t)words * sizeof(unsigned int));
+    a->counts = (unsigned int*)keep(db, NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
     a->capacity = n;
     a->pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
-    a->pieces = (int2*)toDevice(NULL, (size_t)a->pieceCapacity * sizeof(int2));
+    a->pieces = (int2*)keep(db, NULL, (size_t)a->pieceCapacity * sizeof(int2));
     a->heavyDegree = kHeavyDegree;
-    b->view = view;
+    b->view = db->view;
     b->n = n;
     b->words = words;
     b->entries = g->nnz;
@@ -2328,24 +2324,17 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     for (int v = 0; v < words * 32; ++v)
         if (v >= n || g->offsets[v + 1] == g->offsets[v])
             isolated[v / 32] |= 1u << (v % 32);
-    b->isolated = (const unsigned int*)toDevice(isolated, (size_t)words * sizeof(unsigned int));
+    b->isolated = (const unsigned int*)keep(db, isolated, (size_t)words * sizeof(unsigned int));
     free(isolated);
-    b->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    b->queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
-    b->visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    b->frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    b->counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
-    b->edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
-    b->checked = (unsigned long long*)toDevice(NULL, 2 * kLevelLog * sizeof(unsigned long long));
+    b->dist = (int*)keep(db, NULL, (size_t)n * sizeof(int));
+    b->queue = (int*)keep(db, NULL, 2 * (size_t)n * sizeof(int));
+    b->visited = (unsigned int*)keep(db, NULL, (size_t)words * sizeof(unsigned int));
+    b->frontier = (unsigned int*)keep(db, NULL, 3 * (size_t)words * sizeof(unsigned int));
+    b->counts = (unsigned int*)keep(db, NULL, 3 * sizeof(unsigned int));
+    b->edges = (unsigned long long*)keep(db, NULL, 3 * sizeof(unsigned long long));
+    b->checked = (unsigned long long*)keep(db, NULL, 2 * kLevelLog * sizeof(unsigned long long));
     c->grid38 = residentGrid((const void*)bfsGridLoop, kThreadsPerBlock, sms, small);
     c->gridDb = residentGrid((const void*)dbBfs, kThreads, sms, small);
-}
-static void freeBfsCall(BfsCall* c) {
-    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,  c->a.queue,   c->a.visited,
-                         c->a.pieces,     c->a.counts,     c->b.dist,  c->b.queue,   c->b.visited,
-                         c->b.frontier,   c->b.counts,     c->b.edges, c->b.checked, c->b.isolated};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
-        CUDA_CHECK(cudaFree((void*)all[i]));
 }
 // One BFS variant from every root: each search judged exactly against the CPU's distances, then
 // timed call by call (a search is hundreds of microseconds); its line, with GTEPS as Graph500's
@@ -2426,7 +2415,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
         return 1;
     }
     pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
-    DbDevice db;
+    DbDevice db = {};
     uploadDb(&bi->db, &pull, &db);
     free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
@@ -2434,7 +2423,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     db.view.sideColOffsets = db.view.sideRowOffsets;
     db.view.sideRowCsc = db.view.sideCol;
     BfsCall c;
-    setupBfs(bi, db.view, sms, small, stream, &c);
+    setupBfs(bi, &db, sms, small, stream, &c);
     int* got = (int*)hostAlloc((size_t)bi->g.rows * sizeof(int), "got", false);
     int failures = 0;
     for (c.variant = 0; c.variant < kBfsVariants; ++c.variant)
@@ -2442,7 +2431,6 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     if (levels && failures == 0)
         printLevels(bi, &c);
     free(got);
-    freeBfsCall(&c);
     freeDbDevice(&db);
     return failures;
 }
