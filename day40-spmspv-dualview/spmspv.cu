@@ -413,6 +413,7 @@ static const int kDbBlocksPerSm = 4;
 #else
 static const int kDbBlocksPerSm = 5;
 #endif
+// Whole warps (asserted below), so pull's row sums, 16 a lane, are skipping pull's, 16 a thread.
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
@@ -565,8 +566,6 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries <= kThreads, "one sample per thread");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
-static_assert(kBlockDim * kThreads == kWarpsPerCta * kWarpSize * kBlockDim,
-              "skipping pull's row sums fit pull's shared memory");
 
 // ---------------------------------------------------------------- error macros
 // Copies of common/cuda-check.h.
@@ -1933,13 +1932,6 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream
 // end snippet
 
 // ---------------------------------------------------------------- the GPU side of an input
-// Day 37's rule: the power of two from 2 to 32 that covers the mean row.
-static int meanLanes(const Csr* a) {
-    int lanes = 2;
-    while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1))
-        lanes *= 2;
-    return lanes;
-}
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
@@ -2045,7 +2037,10 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Db* f = &in->db;
     g->rows = a->rows;
     g->cols = a->cols;
-    g->lanes = meanLanes(a);
+    // Plain pull's lanes a row, day 37's rule: the power of two from 2 to 32 that covers the mean.
+    g->lanes = 2;
+    while (g->lanes < kWarpSize && g->lanes < (double)a->nnz / a->rows)
+        g->lanes *= 2;
     g->csrOffsets = (int*)keep(&g->db, a->offsets, offsetBytes(a->rows));
     g->csrIndex = (int*)keep(&g->db, a->index, (size_t)a->nnz * sizeof(int));
     g->csrValue = (float*)keep(&g->db, a->value, (size_t)a->nnz * sizeof(float));
@@ -2249,9 +2244,8 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     const bool decode = in->kind == kInputDecode;
     // By Variant: a decoding layer has cuBLAS, warm and cold, instead of cuSPARSE; skipping pull
     // runs where it fits, and under --small everywhere (every kernel, under the sanitizer).
-    const bool skip = skipFits(&in->db) || small;
-    const bool enabled[kVariantCount] = {!decode, decode, true, true,   true,
-                                         true,    skip,   true, decode, decode};
+    const bool enabled[kVariantCount] = {
+        !decode, decode, true, true, true, true, skipFits(&in->db) || small, true, decode, decode};
     GpuInput g = *handles;
     setupGpu(in, sms, small, &g);
     printf("\n");
@@ -3505,9 +3499,8 @@ static bool prepareBfs(BfsInput* b, int roots) {
         if (!ok)
             break;
         b->root[b->roots] = r;
-        long long reachedEntries;
-        b->levels[b->roots] = bfsCpu(g, r, dist, queue, &reachedEntries);
-        b->componentEdges[b->roots++] = reachedEntries / 2;
+        b->levels[b->roots] = bfsCpu(g, r, dist, queue, &b->componentEdges[b->roots]);
+        b->componentEdges[b->roots++] /= 2;  // bfsCpu counts an edge from both ends
     }
     free(queue);
     return ok;
@@ -3686,10 +3679,9 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
     printf("the rule: push byte cost %.1f, its fixed steps %.1f MB, an atomic's wait %.1f B\n",
            kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes);
-    fputs(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
-                    "rule's pick\n"
-                  : "each x's table (push's work, the rule's pick): --full\n",
-          stdout);
+    puts(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
+                   "rule's pick"
+                 : "each x's table (push's work, the rule's pick): --full");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (!prepareInput(in, o->small))
