@@ -1432,10 +1432,8 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
             b.counts[later] = 0u;
             b.edges[later] = 0ull;
         }
-        if (threadIdx.x == 0) {
-            blockEdges = 0ull;
-            blockLooked = 0ull;
-        }
+        if (threadIdx.x == 0)
+            blockLooked = blockEdges = 0ull;
         __syncthreads();
         unsigned long long edges = 0;
         long long looked = 0;
@@ -1684,8 +1682,7 @@ static bool buildDb(const Csr* a, Db* f) {
     ok = ok && allocDb(a->value != NULL, f);
     // Counted again as they are placed, to the same totals.
     f->blocks = 0;
-    f->blockedNnz = 0;
-    f->sideNnz = 0;
+    f->blockedNnz = f->sideNnz = 0;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, true, f, &s);
     if (ok)
@@ -3303,12 +3300,10 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
         perm[i] = perm[j];
         perm[j] = t;
     }
-    long long count = 0;
     // The quadrant of a level from 16 random bits (four levels a draw): the initiator's
     // probabilities to 1 / 65536, which a graph of 2^21 vertices cannot tell from exact.
-    const unsigned ab = (unsigned)(kKronA * 65536.0);
-    const unsigned abc = (unsigned)((kKronA + kKronB) * 65536.0);
-    const unsigned all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
+    const unsigned ab = (unsigned)(kKronA * 65536.0), abc = (unsigned)((kKronA + kKronB) * 65536.0),
+                   all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
     for (long long e = 0; e < edges; ++e) {
         int from = 0, to = 0;
         uint64_t bits = 0;
@@ -3320,13 +3315,13 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
             from = from << 1 | rowBit;
             to = to << 1 | colBit;
         }
-        rowOf[count] = perm[from];
-        colOf[count++] = perm[to];
-        rowOf[count] = perm[to];
-        colOf[count++] = perm[from];
+        rowOf[2 * e] = perm[from];
+        colOf[2 * e] = perm[to];
+        rowOf[2 * e + 1] = perm[to];
+        colOf[2 * e + 1] = perm[from];
     }
     free(perm);
-    return pairsToCsr(n, rowOf, colOf, count, true, values, seed, a);
+    return pairsToCsr(n, rowOf, colOf, 2 * edges, true, values, seed, a);
 }
 // A shape's matrix: a lattice, band or drawn shape row by row, in two passes (count, then fill),
 // made symmetric when asked; values from the position hash.
@@ -3622,8 +3617,7 @@ static bool makeInput(Input* in, bool small) {
         ok = makeShape(s, &in->a);
     } else {
         const int shrink = small ? kDecodeShrinkSmall : 1;
-        const int rows = kDecodeRows[in->shape] / shrink;
-        const int cols = kDecodeCols[in->shape] / shrink;
+        const int rows = kDecodeRows[in->shape] / shrink, cols = kDecodeCols[in->shape] / shrink;
         snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols);
         what = "decode";
         snprintf(in->description, sizeof(in->description),
@@ -3881,8 +3875,7 @@ int main(int argc, char** argv) {
     static Input inputs[kMaxInputs + kDecodeShapes];
     static BfsInput graphs[kMaxInputs + 1];
     const int count = listInputs(&o, inputs);
-    int graphCount = 0;
-    int status = EXIT_FAILURE;
+    int graphCount = 0, status = EXIT_FAILURE;
     if (prepareInputs(&o, inputs, count) && prepareGraphs(&o, inputs, count, graphs, &graphCount)) {
         Results r = memoryGoals(&o, inputs, count);
         if (!deviceFound())
