@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -739,7 +740,7 @@ typedef struct {
 } DbDevice;
 // Everything of a part-1 input on the device, and the handles its calls use.
 typedef struct {
-    int rows, cols, lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
+    int lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
     int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex;
     float *csrValue, *cscValue, *dense;
     float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
@@ -1479,6 +1480,16 @@ static void* hostAlloc(size_t bytes, const char* what, bool zeroed) {
     }
     return p;
 }
+// One line on stderr, saying what is wrong, and false: how every refusal of a flag or an input
+// ends, and how a failed check reports.
+static bool refuse(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return false;
+}
 // The line that says so, and false, as refuse.
 static bool outOfMemory(const char* name) {
     fprintf(stderr, "%s: out of host memory (%zu bytes for %s)\n", name, gFailedBytes, gFailedWhat);
@@ -1846,22 +1857,18 @@ static bool checkY(const char* variant, const Input* in, const XCase* xc, const 
             firstBad = r;
     }
     if (firstBad >= 0)
-        fprintf(
-            stderr,
-            "%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g\n",
-            variant, in->name, kPatternNames[xc->pattern], xc->density, when, bad, rows, firstBad,
-            (double)got[firstBad], xc->refY[firstBad]);
+        refuse("%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g",
+               variant, in->name, kPatternNames[xc->pattern], xc->density, when, bad, rows,
+               firstBad, (double)got[firstBad], xc->refY[firstBad]);
     const bool sumOk = fabs(gotSum - wantSum) <= tolSum;
     if (!sumOk && firstBad < 0)
-        fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum,
-                wantSum);
+        refuse("%s on %s%s: sum of y %.9g, want %.9g", variant, in->name, when, gotSum, wantSum);
     const uint32_t poison = 0xffffffffu;  // runCase's 0xFF bytes
     int guard = 0;  // the first guard float no longer poisoned, or kGuardFloats
     while (guard < kGuardFloats && memcmp(&got[rows + guard], &poison, sizeof(poison)) == 0)
         ++guard;
     if (guard < kGuardFloats)
-        fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when,
-                rows + guard);
+        refuse("%s on %s%s: wrote y[%d], past the last row", variant, in->name, when, rows + guard);
     return firstBad < 0 && sumOk && guard == kGuardFloats;
 }
 // The BFS judge: exact distances from source, and the number of levels, level by level from a
@@ -2032,8 +2039,6 @@ static void setRule(const Input* in, bool small, DbView* view) {
 static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
-    g->rows = a->rows;
-    g->cols = a->cols;
     // Plain pull's lanes a row, day 37's rule: the power of two from 2 to 32 that covers the mean.
     g->lanes = 2;
     while (g->lanes < kWarpSize && g->lanes < (double)a->nnz / a->rows)
@@ -2068,7 +2073,7 @@ static void freeGpu(GpuInput* g) {
 // each copy once and a copy's lines have left L2 before its next call (the copies together hold
 // many times the L2). Each copy carries the rule, as g's own view does.
 static void setupCold(const Input* in, bool small, GpuInput* g) {
-    const size_t denseCount = (size_t)g->rows * g->cols;
+    const size_t denseCount = (size_t)g->db.view.rows * g->db.view.cols;
     g->coldCopies = small ? kSmallTimedRuns : kTimedRuns;
     g->coldDense = (float*)keep(&g->db, NULL, g->coldCopies * denseCount * sizeof(float));
     for (int i = 0; i < g->coldCopies; ++i) {
@@ -2089,8 +2094,8 @@ static void launchCall(const void* ctx) {
                                     g->spmvBuffer));
     } else if (variant == kCublasGemv) {
         // W row-major is W^T column-major: y = (W^T)^T x.
-        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols,
-                                 g->x, 1, &kBeta, g->y, 1));
+        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->db.view.cols, g->db.view.rows, &kAlpha,
+                                 g->dense, g->db.view.cols, g->x, 1, &kBeta, g->y, 1));
     } else if (variant == kPlainPull) {
         typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
         const PullKernel k = g->lanes == 2    ? plainCsrPull<2>
@@ -2098,22 +2103,22 @@ static void launchCall(const void* ctx) {
                              : g->lanes == 8  ? plainCsrPull<8>
                              : g->lanes == 16 ? plainCsrPull<16>
                                               : plainCsrPull<32>;
-        const long long blocks = ((long long)g->rows * g->lanes + kThreads - 1) / kThreads;
-        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->rows, g->csrOffsets, g->csrIndex, g->csrValue,
-                                                   g->x, g->y);
+        const long long blocks = ((long long)g->db.view.rows * g->lanes + kThreads - 1) / kThreads;
+        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.rows, g->csrOffsets, g->csrIndex,
+                                                   g->csrValue, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
     } else if (variant == kPlainPush) {
-        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
-        const long long blocks = ((long long)g->cols + kThreads - 1) / kThreads;
-        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->cols, g->cscOffsets, g->cscIndex,
-                                                              g->cscValue, g->x, g->y);
+        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->db.view.rows * sizeof(float), g->stream));
+        const long long blocks = ((long long)g->db.view.cols + kThreads - 1) / kThreads;
+        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.cols, g->cscOffsets,
+                                                              g->cscIndex, g->cscValue, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
     } else if (variant == kCublasCold || variant == kDbAutoCold) {
         // The next copy of the weights in turn: the turn advances as calls are issued or captured.
         static int turn = 0;
         const int copy = turn++ % g->coldCopies;
         GpuInput onCopy = *g;
-        onCopy.dense = g->coldDense + (size_t)copy * g->rows * g->cols;
+        onCopy.dense = g->coldDense + (size_t)copy * g->db.view.rows * g->db.view.cols;
         onCopy.db.view = g->coldDb[copy].view;
         const Call warm = {variant == kCublasCold ? kCublasGemv : kDbAuto, &onCopy};
         launchCall(&warm);
@@ -2341,11 +2346,9 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
         const int* dist = variant == kDay38 ? c->a.dist : c->b.dist;
         CUDA_CHECK(cudaMemcpy(got, dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
         for (int u = 0; u < n && ok; ++u)
-            if (got[u] != bi->dist[r][u]) {
-                fprintf(stderr, "%s on %s, root %d: vertex %d at distance %d, want %d\n",
-                        kBfsNames[variant], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
-                ok = false;
-            }
+            if (got[u] != bi->dist[r][u])
+                ok = refuse("%s on %s, root %d: vertex %d at distance %d, want %d",
+                            kBfsNames[variant], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
         const double ms = timeMs(launchBfs, c, c->stream, small ? 1 : kBfsTimedRuns, false);
         seconds += ms * 1e-3 / bi->roots;
         const long long edges = bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1;
@@ -3267,15 +3270,14 @@ static bool withTranspose(const Csr* a, bool graph, Csr* out) {
         free(colOf);
         return false;
     }
-    long long n = 0;
     for (int r = 0; r < a->rows; ++r)
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-            rowOf[n] = r;
-            colOf[n++] = a->index[k];
-            rowOf[n] = a->index[k];
-            colOf[n++] = r;
+        for (long long k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            rowOf[2 * k] = r;
+            colOf[2 * k] = a->index[k];
+            rowOf[2 * k + 1] = a->index[k];
+            colOf[2 * k + 1] = r;
         }
-    return pairsToCsr(a->rows, rowOf, colOf, n, graph, !graph, kSeedValues, out);
+    return pairsToCsr(a->rows, rowOf, colOf, 2 * a->nnz, graph, !graph, kSeedValues, out);
 }
 // A Graph500 Kronecker graph: 16 * 2^scale edges, each choosing a quadrant per level with the
 // initiator's probabilities, vertex labels shuffled (which scatters the edges over the blocks),
@@ -3404,10 +3406,8 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
         const int j0 = (int)(nextRandom(&state) % (uint64_t)blocks) * width;
         if (xc->x[j0] != 0.0f)
             continue;
-        for (int j = j0; j < j0 + width && j < cols && placed < want; ++j) {
+        for (int j = j0; j < j0 + width && j < cols && placed < want; ++j, ++placed)
             xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
-            ++placed;
-        }
     }
     return true;
 }
@@ -3417,16 +3417,6 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
 // check.
-// One line on stderr, saying what is wrong, and false: how every refusal of a flag or an input
-// ends.
-static bool refuse(const char* format, ...) {
-    va_list args;
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    fputc('\n', stderr);
-    return false;
-}
 // What a file of this size costs the host at its peak, a bound on the measured peaks (the README's
 // Build and run); false after the line saying so when the machine has less.
 static bool fitsHost(const char* path, double rows, double cols, double nnz) {
