@@ -1991,8 +1991,7 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
         view->sideValCsc = (const float*)keep(d, f->sideValCsc, f->sideNnz * sizeof(float));
     view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
-    const size_t arrivalBytes =
-        (size_t)(items->splitRows > 0 ? items->splitRows : 1) * sizeof(unsigned int);
+    const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
     view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
@@ -2007,22 +2006,6 @@ static int residentGrid(const void* kernel, int threads, int sms, bool small) {
     return small ? kSmallGridCtas : perSm * sms;
 }
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
-// cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
-static void setupCusparse(GpuInput* g, const Csr* a) {
-    size_t bufferBytes = 0;
-    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
-                                     g->csrValue, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
-                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
-                                           CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
-    g->spmvBuffer = keep(&g->db, NULL, bufferBytes);
-    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
-                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
-                                           CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
-}
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
 static void setRule(const Input* in, bool small, DbView* view) {
     const Csr* a = &in->a;
@@ -2057,7 +2040,20 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db.view);
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
-    setupCusparse(g, a);
+    // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
+    size_t bufferBytes = 0;
+    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
+                                     g->csrValue, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
+                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
+    g->spmvBuffer = keep(&g->db, NULL, bufferBytes);
+    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
+                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
     if (in->dense)
         g->dense = (float*)keep(&g->db, in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
@@ -2131,9 +2127,9 @@ static void launchCall(const void* ctx) {
 }
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
-// times[variant] is 0 for a variant not run or failed; decision gets DB auto's path.
+// times[variant] is 0 for a variant not run or failed; *path gets the path DB auto took.
 static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small,
-                   double* times, int* decision) {
+                   double* times, int* path) {
     const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
     float* hostY = (float*)hostAlloc(yBytes, "hostY", false);
     if (!hostY) {
@@ -2164,8 +2160,7 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
         }
         failures += !ok;
         if (variant == kDbAuto)
-            CUDA_CHECK(
-                cudaMemcpy(decision, g->db.view.decision, sizeof(int), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(path, g->db.view.decision, sizeof(int), cudaMemcpyDeviceToHost));
     }
     free(hostY);
     return failures;
@@ -2213,19 +2208,11 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
     const int d = caseIndex % kDensityCount;
     addRatio(t[kCusparseCsr], autoMs, &r->logCu[d], &r->nCu[d]);
 }
-// One x's line: every variant's microseconds, auto's direction, auto against the faster plain
-// kernel and the library.
 // The columns of a times table (README, Expected output, defines each).
 static const char* const kVariantColumns[kVariantCount] = {
     "cuSP", "cuBLAS", "CSR", "CSC", "pull", "push", "skip", "auto", "cuB-c", "auto-c"};
-static void printTimesHeader(const Input* in, const bool* enabled) {
-    const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
-    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
-    for (int variant = 0; variant < kVariantCount; ++variant)
-        if (enabled[variant])
-            printf(" %6s", kVariantColumns[variant]);
-    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
-}
+// One x's line: every variant's microseconds, auto's direction, auto against the faster plain
+// kernel and the library.
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
                        int decision) {
     printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
@@ -2253,7 +2240,13 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     printf("\n");
     if (decode)
         setupCold(in, small, &g);
-    printTimesHeader(in, enabled);
+    // The table's header: the input column as wide as the name the lines print.
+    const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
+    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        if (enabled[variant])
+            printf(" %6s", kVariantColumns[variant]);
+    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
         const XCase* xc = &in->cases[c];
