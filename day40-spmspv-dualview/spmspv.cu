@@ -3297,8 +3297,9 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     }
     // The quadrant of a level from 16 random bits (four levels a draw): the initiator's
     // probabilities to 1 / 65536, which a graph of 2^21 vertices cannot tell from exact.
-    const unsigned ab = (unsigned)(kKronA * 65536.0), abc = (unsigned)((kKronA + kKronB) * 65536.0),
-                   all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
+    const unsigned ab = (unsigned)(kKronA * 65536.0);
+    const unsigned abc = (unsigned)((kKronA + kKronB) * 65536.0);
+    const unsigned all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
     for (long long e = 0; e < edges; ++e) {
         int from = 0, to = 0;
         uint64_t bits = 0;
