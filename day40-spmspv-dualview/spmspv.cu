@@ -2190,12 +2190,10 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
         r->minCu = fmin(r->minCu, t[kCusparseCsr] / autoMs);
     if (caseIndex % kDensityCount == kDensityCount - 1)
         r->maxAutoSparsest = fmax(r->maxAutoSparsest, autoMs * 1e3);
-    const double singles =
-        t[kDbPull] > 0.0 && t[kDbPush] > 0.0
-            ? fmin(fmin(t[kDbPull], t[kDbPush]), t[kDbSkip] > 0.0 ? t[kDbSkip] : 1e30)
-            : 0.0;
-    if (singles > 0.0)
-        r->minSingle = fmin(r->minSingle, singles / autoMs);
+    if (t[kDbPull] > 0.0 && t[kDbPush] > 0.0) {
+        const double skip = t[kDbSkip] > 0.0 ? t[kDbSkip] : 1e30;  // where it ran
+        r->minSingle = fmin(r->minSingle, fmin(fmin(t[kDbPull], t[kDbPush]), skip) / autoMs);
+    }
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
         r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
     if (in->a.nnz < kLargeNnz)
@@ -2344,8 +2342,7 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
                             kBfsNames[variant], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
         const double ms = timeMs(launchBfs, c, c->stream, small ? 1 : kBfsTimedRuns, false);
         seconds += ms * 1e-3 / bi->roots;
-        const long long edges = bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1;
-        inverseTeps += ms * 1e-3 / (double)edges;
+        inverseTeps += ms * 1e-3 / (double)max(bi->componentEdges[r], 1LL);
     }
     gteps[variant] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
     printf("~ %-10s %-32s %11.4f %8.3f", bi->name, kBfsNames[variant], seconds * 1e3,
@@ -3472,13 +3469,12 @@ static bool prepareBfs(BfsInput* b, int roots) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
         if (g->offsets[r + 1] == g->offsets[r])
             continue;
-        int* dist = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
-        b->dist[b->roots] = dist;
-        ok = dist != NULL;
+        b->dist[b->roots] = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
+        ok = b->dist[b->roots] != NULL;
         if (!ok)
             break;
         b->root[b->roots] = r;
-        b->levels[b->roots] = bfsCpu(g, r, dist, queue, &b->componentEdges[b->roots]);
+        b->levels[b->roots] = bfsCpu(g, r, b->dist[b->roots], queue, &b->componentEdges[b->roots]);
         b->componentEdges[b->roots++] /= 2;  // bfsCpu counts an edge from both ends
     }
     free(queue);
