@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,6 +414,7 @@ static const int kDbBlocksPerSm = 4;
 #else
 static const int kDbBlocksPerSm = 5;
 #endif
+// Whole warps (asserted below), so pull's row sums, 16 a lane, are skipping pull's, 16 a thread.
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
@@ -565,8 +567,6 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries <= kThreads, "one sample per thread");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
-static_assert(kBlockDim * kThreads == kWarpsPerCta * kWarpSize * kBlockDim,
-              "skipping pull's row sums fit pull's shared memory");
 
 // ---------------------------------------------------------------- error macros
 // Copies of common/cuda-check.h.
@@ -734,15 +734,17 @@ typedef struct {
     int *cnt, *slot, *touched, *scratch;
     long long scratchCap;
 } BuildScratch;
-// The DB format on the device: the view the kernels take, and every array behind it (to free).
+// The DB format on the device: the view the kernels take, and every array behind it, with the
+// other device arrays of the same matrix (plain formats, vectors, a graph's searches): one call
+// frees them all.
 typedef struct {
     DbView view;
-    void* arrays[24];
+    void* arrays[40];  // 31 at most (a graph's format and searches)
     int arrayCount;
 } DbDevice;
 // Everything of a part-1 input on the device, and the handles its calls use.
 typedef struct {
-    int rows, cols, lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
+    int lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
     int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex;
     float *csrValue, *cscValue, *dense;
     float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
@@ -1187,23 +1189,21 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         *view.decision = path;
     if (path == kPushOnly) {
         pushAll(view, x, y, firstX, shared.push);
-        return;
-    }
-    if (path == kSkipOnly) {
+    } else if (path == kSkipOnly) {
         for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
             skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
-        return;
-    }
-    // Each warp loads its next item while it works on this one.
-    const int warp = threadIdx.x / kWarpSize;
-    const long long first = blockIdx.x * (long long)kWarpsPerCta + warp;
-    const long long stride = (long long)gridDim.x * kWarpsPerCta;
-    PullItem next = first < view.itemCount ? view.items[first] : PullItem{};
-    for (long long i = first; i < view.itemCount; i += stride) {
-        const PullItem it = next;
-        if (i + stride < view.itemCount)
-            next = view.items[i + stride];
-        pullItem(view, it, x, y, shared.rowSums[warp]);
+    } else {
+        // Each warp loads its next item while it works on this one.
+        const int warp = threadIdx.x / kWarpSize;
+        const long long first = blockIdx.x * (long long)kWarpsPerCta + warp;
+        const long long stride = (long long)gridDim.x * kWarpsPerCta;
+        PullItem next = first < view.itemCount ? view.items[first] : PullItem{};
+        for (long long i = first; i < view.itemCount; i += stride) {
+            const PullItem it = next;
+            if (i + stride < view.itemCount)
+                next = view.items[i + stride];
+            pullItem(view, it, x, y, shared.rowSums[warp]);
+        }
     }
 }
 // end snippet
@@ -1442,10 +1442,8 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
             b.counts[later] = 0u;
             b.edges[later] = 0ull;
         }
-        if (threadIdx.x == 0) {
-            blockEdges = 0ull;
-            blockLooked = 0ull;
-        }
+        if (threadIdx.x == 0)
+            blockLooked = blockEdges = 0ull;
         __syncthreads();
         unsigned long long edges = 0;
         long long looked = 0;
@@ -1490,6 +1488,16 @@ static void* hostAlloc(size_t bytes, const char* what, bool zeroed) {
         gFailedWhat = what;
     }
     return p;
+}
+// One line on stderr, saying what is wrong, and false: how every refusal of a flag or an input
+// ends, and how a failed check reports.
+static bool refuse(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    return false;
 }
 // The line that says so, and false, as refuse.
 static bool outOfMemory(const char* name) {
@@ -1694,8 +1702,7 @@ static bool buildDb(const Csr* a, Db* f) {
     ok = ok && allocDb(a->value != NULL, f);
     // Counted again as they are placed, to the same totals.
     f->blocks = 0;
-    f->blockedNnz = 0;
-    f->sideNnz = 0;
+    f->blockedNnz = f->sideNnz = 0;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, true, f, &s);
     if (ok)
@@ -1861,22 +1868,18 @@ static bool checkY(const char* variant, const Input* in, const XCase* xc, const 
             firstBad = r;
     }
     if (firstBad >= 0)
-        fprintf(
-            stderr,
-            "%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g\n",
-            variant, in->name, kPatternNames[xc->pattern], xc->density, when, bad, rows, firstBad,
-            (double)got[firstBad], xc->refY[firstBad]);
+        refuse("%s on %s, x %s d=%g%s: %d of %d rows wrong; first is row %d: got %.9g, want %.9g",
+               variant, in->name, kPatternNames[xc->pattern], xc->density, when, bad, rows,
+               firstBad, (double)got[firstBad], xc->refY[firstBad]);
     const bool sumOk = fabs(gotSum - wantSum) <= tolSum;
     if (!sumOk && firstBad < 0)
-        fprintf(stderr, "%s on %s%s: sum of y %.9g, want %.9g\n", variant, in->name, when, gotSum,
-                wantSum);
+        refuse("%s on %s%s: sum of y %.9g, want %.9g", variant, in->name, when, gotSum, wantSum);
     const uint32_t poison = 0xffffffffu;  // runCase's 0xFF bytes
     int guard = 0;  // the first guard float no longer poisoned, or kGuardFloats
     while (guard < kGuardFloats && memcmp(&got[rows + guard], &poison, sizeof(poison)) == 0)
         ++guard;
     if (guard < kGuardFloats)
-        fprintf(stderr, "%s on %s%s: wrote y[%d], past the last row\n", variant, in->name, when,
-                rows + guard);
+        refuse("%s on %s%s: wrote y[%d], past the last row", variant, in->name, when, rows + guard);
     return firstBad < 0 && sumOk && guard == kGuardFloats;
 }
 // The BFS judge: exact distances from source, and the number of levels, level by level from a
@@ -1944,13 +1947,6 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream
 // end snippet
 
 // ---------------------------------------------------------------- the GPU side of an input
-// Day 37's rule: the power of two from 2 to 32 that covers the mean row.
-static int meanLanes(const Csr* a) {
-    int lanes = 2;
-    while (lanes < kWarpSize && lanes < (double)a->nnz / (a->rows > 0 ? a->rows : 1))
-        lanes *= 2;
-    return lanes;
-}
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
@@ -1958,7 +1954,7 @@ static void* toDevice(const void* host, size_t bytes) {
         CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
     return d;
 }
-// One array of the DB format on the device, kept in d's list for freeDbDevice.
+// One array on the device, kept in d's list for freeDbDevice.
 static void* keep(DbDevice* d, const void* host, size_t bytes) {
     void* array = toDevice(host, bytes);
     d->arrays[d->arrayCount++] = array;
@@ -1969,11 +1965,10 @@ static void freeDbDevice(DbDevice* d) {
         CUDA_CHECK(cudaFree(d->arrays[i]));
     d->arrayCount = 0;
 }
-// The DB format's arrays on the device (a pattern's without values) and its pull items; the rule's
-// byte counts are the caller's.
+// The DB format's arrays on the device (a pattern's without values) and its pull items, into a d
+// that starts zeroed; the rule's byte counts are the caller's.
 static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     DbView* view = &d->view;
-    memset(d, 0, sizeof(*d));
     view->rows = f->rows;
     view->cols = f->cols;
     view->blockRows = f->blockRows;
@@ -2007,8 +2002,7 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
         view->sideValCsc = (const float*)keep(d, f->sideValCsc, f->sideNnz * sizeof(float));
     view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
-    const size_t arrivalBytes =
-        (size_t)(items->splitRows > 0 ? items->splitRows : 1) * sizeof(unsigned int);
+    const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
     view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
@@ -2023,22 +2017,6 @@ static int residentGrid(const void* kernel, int threads, int sms, bool small) {
     return small ? kSmallGridCtas : perSm * sms;
 }
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
-// cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
-static void setupCusparse(GpuInput* g, const Csr* a) {
-    size_t bufferBytes = 0;
-    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
-                                     g->csrValue, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
-    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
-                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
-                                           CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
-    g->spmvBuffer = toDevice(NULL, bufferBytes);
-    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
-                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
-                                           CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
-}
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
 static void setRule(const Input* in, bool small, DbView* view) {
     const Csr* a = &in->a;
@@ -2055,33 +2033,42 @@ static void setRule(const Input* in, bool small, DbView* view) {
 static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     const Csr *a = &in->a, *at = &in->at;
     const Db* f = &in->db;
-    g->rows = a->rows;
-    g->cols = a->cols;
-    g->lanes = meanLanes(a);
-    g->csrOffsets = (int*)toDevice(a->offsets, offsetBytes(a->rows));
-    g->csrIndex = (int*)toDevice(a->index, (size_t)a->nnz * sizeof(int));
-    g->csrValue = (float*)toDevice(a->value, (size_t)a->nnz * sizeof(float));
-    g->cscOffsets = (int*)toDevice(at->offsets, offsetBytes(at->rows));
-    g->cscIndex = (int*)toDevice(at->index, (size_t)at->nnz * sizeof(int));
-    g->cscValue = (float*)toDevice(at->value, (size_t)at->nnz * sizeof(float));
+    // Plain pull's lanes a row, day 37's rule: the power of two from 2 to 32 that covers the mean.
+    g->lanes = 2;
+    while (g->lanes < kWarpSize && g->lanes < (double)a->nnz / a->rows)
+        g->lanes *= 2;
+    g->csrOffsets = (int*)keep(&g->db, a->offsets, offsetBytes(a->rows));
+    g->csrIndex = (int*)keep(&g->db, a->index, (size_t)a->nnz * sizeof(int));
+    g->csrValue = (float*)keep(&g->db, a->value, (size_t)a->nnz * sizeof(float));
+    g->cscOffsets = (int*)keep(&g->db, at->offsets, offsetBytes(at->rows));
+    g->cscIndex = (int*)keep(&g->db, at->index, (size_t)at->nnz * sizeof(int));
+    g->cscValue = (float*)keep(&g->db, at->value, (size_t)at->nnz * sizeof(float));
     const size_t xBytes = (size_t)f->blockCols * kBlockDim * sizeof(float);
-    g->x = (float*)toDevice(NULL, xBytes);
-    g->y =
-        (float*)toDevice(NULL, ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
+    g->x = (float*)keep(&g->db, NULL, xBytes);
+    g->y = (float*)keep(&g->db, NULL,
+                        ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db.view);
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
-    setupCusparse(g, a);
+    // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
+    size_t bufferBytes = 0;
+    CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
+                                     g->csrValue, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->xVec, a->cols, g->x, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateDnVec(&g->yVec, a->rows, g->y, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseSpMV_bufferSize(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
+                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, &bufferBytes));
+    g->spmvBuffer = keep(&g->db, NULL, bufferBytes);
+    CUSPARSE_CHECK(cusparseSpMV_preprocess(g->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &kAlpha,
+                                           g->csr, g->xVec, &kBeta, g->yVec, CUDA_R_32F,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
     if (in->dense)
-        g->dense = (float*)toDevice(in->dense, (size_t)a->rows * a->cols * sizeof(float));
+        g->dense = (float*)keep(&g->db, in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
 static void freeGpu(GpuInput* g) {
-    void* all[] = {g->csrOffsets, g->csrIndex, g->csrValue, g->cscOffsets,
-                   g->cscIndex,   g->cscValue, g->x,        g->y,
-                   g->spmvBuffer, g->dense,    g->coldDense};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
-        CUDA_CHECK(cudaFree(all[i]));
     for (int i = 0; i < g->coldCopies; ++i)
         freeDbDevice(&g->coldDb[i]);
     freeDbDevice(&g->db);
@@ -2093,9 +2080,9 @@ static void freeGpu(GpuInput* g) {
 // each copy once and a copy's lines have left L2 before its next call (the copies together hold
 // many times the L2). Each copy carries the rule, as g's own view does.
 static void setupCold(const Input* in, bool small, GpuInput* g) {
-    const size_t denseCount = (size_t)g->rows * g->cols;
+    const size_t denseCount = (size_t)g->db.view.rows * g->db.view.cols;
     g->coldCopies = small ? kSmallTimedRuns : kTimedRuns;
-    g->coldDense = (float*)toDevice(NULL, g->coldCopies * denseCount * sizeof(float));
+    g->coldDense = (float*)keep(&g->db, NULL, g->coldCopies * denseCount * sizeof(float));
     for (int i = 0; i < g->coldCopies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
@@ -2114,8 +2101,8 @@ static void launchCall(const void* ctx) {
                                     g->spmvBuffer));
     } else if (variant == kCublasGemv) {
         // W row-major is W^T column-major: y = (W^T)^T x.
-        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->cols, g->rows, &kAlpha, g->dense, g->cols,
-                                 g->x, 1, &kBeta, g->y, 1));
+        CUBLAS_CHECK(cublasSgemv(g->blas, CUBLAS_OP_T, g->db.view.cols, g->db.view.rows, &kAlpha,
+                                 g->dense, g->db.view.cols, g->x, 1, &kBeta, g->y, 1));
     } else if (variant == kPlainPull) {
         typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
         const PullKernel k = g->lanes == 2    ? plainCsrPull<2>
@@ -2123,22 +2110,22 @@ static void launchCall(const void* ctx) {
                              : g->lanes == 8  ? plainCsrPull<8>
                              : g->lanes == 16 ? plainCsrPull<16>
                                               : plainCsrPull<32>;
-        const long long blocks = ((long long)g->rows * g->lanes + kThreads - 1) / kThreads;
-        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->rows, g->csrOffsets, g->csrIndex, g->csrValue,
-                                                   g->x, g->y);
+        const long long blocks = ((long long)g->db.view.rows * g->lanes + kThreads - 1) / kThreads;
+        k<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.rows, g->csrOffsets, g->csrIndex,
+                                                   g->csrValue, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
     } else if (variant == kPlainPush) {
-        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->rows * sizeof(float), g->stream));
-        const long long blocks = ((long long)g->cols + kThreads - 1) / kThreads;
-        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->cols, g->cscOffsets, g->cscIndex,
-                                                              g->cscValue, g->x, g->y);
+        CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->db.view.rows * sizeof(float), g->stream));
+        const long long blocks = ((long long)g->db.view.cols + kThreads - 1) / kThreads;
+        plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.cols, g->cscOffsets,
+                                                              g->cscIndex, g->cscValue, g->x, g->y);
         CUDA_CHECK(cudaGetLastError());
     } else if (variant == kCublasCold || variant == kDbAutoCold) {
         // The next copy of the weights in turn: the turn advances as calls are issued or captured.
         static int turn = 0;
         const int copy = turn++ % g->coldCopies;
         GpuInput onCopy = *g;
-        onCopy.dense = g->coldDense + (size_t)copy * g->rows * g->cols;
+        onCopy.dense = g->coldDense + (size_t)copy * g->db.view.rows * g->db.view.cols;
         onCopy.db.view = g->coldDb[copy].view;
         const Call warm = {variant == kCublasCold ? kCublasGemv : kDbAuto, &onCopy};
         launchCall(&warm);
@@ -2151,9 +2138,9 @@ static void launchCall(const void* ctx) {
 }
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
-// times[variant] is 0 for a variant not run or failed; decision gets DB auto's path.
+// times[variant] is 0 for a variant not run or failed; *path gets the path DB auto took.
 static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* enabled, bool small,
-                   double* times, int* decision) {
+                   double* times, int* path) {
     const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
     float* hostY = (float*)hostAlloc(yBytes, "hostY", false);
     if (!hostY) {
@@ -2184,8 +2171,7 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
         }
         failures += !ok;
         if (variant == kDbAuto)
-            CUDA_CHECK(
-                cudaMemcpy(decision, g->db.view.decision, sizeof(int), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(path, g->db.view.decision, sizeof(int), cudaMemcpyDeviceToHost));
     }
     free(hostY);
     return failures;
@@ -2215,12 +2201,10 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
         r->minCu = fmin(r->minCu, t[kCusparseCsr] / autoMs);
     if (caseIndex % kDensityCount == kDensityCount - 1)
         r->maxAutoSparsest = fmax(r->maxAutoSparsest, autoMs * 1e3);
-    const double singles =
-        t[kDbPull] > 0.0 && t[kDbPush] > 0.0
-            ? fmin(fmin(t[kDbPull], t[kDbPush]), t[kDbSkip] > 0.0 ? t[kDbSkip] : 1e30)
-            : 0.0;
-    if (singles > 0.0)
-        r->minSingle = fmin(r->minSingle, singles / autoMs);
+    if (t[kDbPull] > 0.0 && t[kDbPush] > 0.0) {
+        const double skip = t[kDbSkip] > 0.0 ? t[kDbSkip] : 1e30;  // where it ran
+        r->minSingle = fmin(r->minSingle, fmin(fmin(t[kDbPull], t[kDbPush]), skip) / autoMs);
+    }
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
         r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
     if (in->a.nnz < kLargeNnz)
@@ -2233,19 +2217,11 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
     const int d = caseIndex % kDensityCount;
     addRatio(t[kCusparseCsr], autoMs, &r->logCu[d], &r->nCu[d]);
 }
-// One x's line: every variant's microseconds, auto's direction, auto against the faster plain
-// kernel and the library.
 // The columns of a times table (README, Expected output, defines each).
 static const char* const kVariantColumns[kVariantCount] = {
     "cuSP", "cuBLAS", "CSR", "CSC", "pull", "push", "skip", "auto", "cuB-c", "auto-c"};
-static void printTimesHeader(const Input* in, const bool* enabled) {
-    const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
-    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
-    for (int variant = 0; variant < kVariantCount; ++variant)
-        if (enabled[variant])
-            printf(" %6s", kVariantColumns[variant]);
-    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
-}
+// One x's line: every variant's microseconds, auto's direction, auto against the faster plain
+// kernel and the library.
 static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
                        int decision) {
     printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
@@ -2260,25 +2236,26 @@ static void printTimes(const Input* in, const XCase* xc, const bool* enabled, co
            t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
+// handles: the stream and library handles, the only fields set.
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
-                       cusparseHandle_t sparse, cublasHandle_t blas, cudaStream_t stream,
-                       Results* r) {
+                       const GpuInput* handles, Results* r) {
     const bool decode = in->kind == kInputDecode;
     // By Variant: a decoding layer has cuBLAS, warm and cold, instead of cuSPARSE; skipping pull
     // runs where it fits, and under --small everywhere (every kernel, under the sanitizer).
-    const bool skip = skipFits(&in->db) || small;
-    const bool enabled[kVariantCount] = {!decode, decode, true, true,   true,
-                                         true,    skip,   true, decode, decode};
-    GpuInput g;
-    memset(&g, 0, sizeof(g));
-    g.sparse = sparse;
-    g.blas = blas;
-    g.stream = stream;
+    const bool enabled[kVariantCount] = {
+        !decode, decode, true, true, true, true, skipFits(&in->db) || small, true, decode, decode};
+    GpuInput g = *handles;
     setupGpu(in, sms, small, &g);
     printf("\n");
     if (decode)
         setupCold(in, small, &g);
-    printTimesHeader(in, enabled);
+    // The table's header: the input column as wide as the name the lines print.
+    const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
+    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
+    for (int variant = 0; variant < kVariantCount; ++variant)
+        if (enabled[variant])
+            printf(" %6s", kVariantColumns[variant]);
+    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
         const XCase* xc = &in->cases[c];
@@ -2311,27 +2288,27 @@ static void launchBfs(const void* ctx) {
     CUDA_CHECK(cudaLaunchCooperativeKernel((void*)dbBfs, dim3(c.gridDb), dim3(kThreads), args, 0,
                                            c.stream));
 }
-// Both BFS codes' arrays for one graph: day 38's on its CSR, DB-BFS's on its DB view with degrees
-// from the same CSR offsets; and their grids (as many blocks as fit at once).
-static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small,
-                     cudaStream_t stream, BfsCall* c) {
+// Both BFS codes' arrays for one graph, kept in db's list: day 38's on its CSR, DB-BFS's on its DB
+// view with degrees from the same CSR offsets; and their grids (as many blocks as fit at once).
+static void setupBfs(const BfsInput* bi, DbDevice* db, int sms, bool small, cudaStream_t stream,
+                     BfsCall* c) {
     const Csr* g = &bi->g;
     const int n = g->rows, words = (n + 31) / 32;
     BfsArrays* a = &c->a;
     DbBfs* b = &c->b;
     memset(c, 0, sizeof(*c));
     c->stream = stream;
-    a->rowOffsets = (const int*)toDevice(g->offsets, offsetBytes(n));
-    a->colIndices = (const int*)toDevice(g->index, (size_t)g->nnz * sizeof(int));
-    a->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    a->queue = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    a->visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    a->counts = (unsigned int*)toDevice(NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
+    a->rowOffsets = (const int*)keep(db, g->offsets, offsetBytes(n));
+    a->colIndices = (const int*)keep(db, g->index, (size_t)g->nnz * sizeof(int));
+    a->dist = (int*)keep(db, NULL, (size_t)n * sizeof(int));
+    a->queue = (int*)keep(db, NULL, (size_t)n * sizeof(int));
+    a->visited = (unsigned int*)keep(db, NULL, (size_t)words * sizeof(unsigned int));
+    a->counts = (unsigned int*)keep(db, NULL, 2 * ((size_t)n + 1) * sizeof(unsigned int));
     a->capacity = n;
     a->pieceCapacity = (int)(g->nnz / kPieceEdges) + n;
-    a->pieces = (int2*)toDevice(NULL, (size_t)a->pieceCapacity * sizeof(int2));
+    a->pieces = (int2*)keep(db, NULL, (size_t)a->pieceCapacity * sizeof(int2));
     a->heavyDegree = kHeavyDegree;
-    b->view = view;
+    b->view = db->view;
     b->n = n;
     b->words = words;
     b->entries = g->nnz;
@@ -2345,24 +2322,17 @@ static void setupBfs(const BfsInput* bi, const DbView& view, int sms, bool small
     for (int v = 0; v < words * 32; ++v)
         if (v >= n || g->offsets[v + 1] == g->offsets[v])
             isolated[v / 32] |= 1u << (v % 32);
-    b->isolated = (const unsigned int*)toDevice(isolated, (size_t)words * sizeof(unsigned int));
+    b->isolated = (const unsigned int*)keep(db, isolated, (size_t)words * sizeof(unsigned int));
     free(isolated);
-    b->dist = (int*)toDevice(NULL, (size_t)n * sizeof(int));
-    b->queue = (int*)toDevice(NULL, 2 * (size_t)n * sizeof(int));
-    b->visited = (unsigned int*)toDevice(NULL, (size_t)words * sizeof(unsigned int));
-    b->frontier = (unsigned int*)toDevice(NULL, 3 * (size_t)words * sizeof(unsigned int));
-    b->counts = (unsigned int*)toDevice(NULL, 3 * sizeof(unsigned int));
-    b->edges = (unsigned long long*)toDevice(NULL, 3 * sizeof(unsigned long long));
-    b->checked = (unsigned long long*)toDevice(NULL, 2 * kLevelLog * sizeof(unsigned long long));
+    b->dist = (int*)keep(db, NULL, (size_t)n * sizeof(int));
+    b->queue = (int*)keep(db, NULL, 2 * (size_t)n * sizeof(int));
+    b->visited = (unsigned int*)keep(db, NULL, (size_t)words * sizeof(unsigned int));
+    b->frontier = (unsigned int*)keep(db, NULL, 3 * (size_t)words * sizeof(unsigned int));
+    b->counts = (unsigned int*)keep(db, NULL, 3 * sizeof(unsigned int));
+    b->edges = (unsigned long long*)keep(db, NULL, 3 * sizeof(unsigned long long));
+    b->checked = (unsigned long long*)keep(db, NULL, 2 * kLevelLog * sizeof(unsigned long long));
     c->grid38 = residentGrid((const void*)bfsGridLoop, kThreadsPerBlock, sms, small);
     c->gridDb = residentGrid((const void*)dbBfs, kThreads, sms, small);
-}
-static void freeBfsCall(BfsCall* c) {
-    const void* all[] = {c->a.rowOffsets, c->a.colIndices, c->a.dist,  c->a.queue,   c->a.visited,
-                         c->a.pieces,     c->a.counts,     c->b.dist,  c->b.queue,   c->b.visited,
-                         c->b.frontier,   c->b.counts,     c->b.edges, c->b.checked, c->b.isolated};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
-        CUDA_CHECK(cudaFree((void*)all[i]));
 }
 // One BFS variant from every root: each search judged exactly against the CPU's distances, then
 // timed call by call (a search is hundreds of microseconds); its line, with GTEPS as Graph500's
@@ -2378,15 +2348,12 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
         const int* dist = variant == kDay38 ? c->a.dist : c->b.dist;
         CUDA_CHECK(cudaMemcpy(got, dist, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
         for (int u = 0; u < n && ok; ++u)
-            if (got[u] != bi->dist[r][u]) {
-                fprintf(stderr, "%s on %s, root %d: vertex %d at distance %d, want %d\n",
-                        kBfsNames[variant], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
-                ok = false;
-            }
+            if (got[u] != bi->dist[r][u])
+                ok = refuse("%s on %s, root %d: vertex %d at distance %d, want %d",
+                            kBfsNames[variant], bi->name, bi->root[r], u, got[u], bi->dist[r][u]);
         const double ms = timeMs(launchBfs, c, c->stream, small ? 1 : kBfsTimedRuns, false);
         seconds += ms * 1e-3 / bi->roots;
-        const long long edges = bi->componentEdges[r] > 0 ? bi->componentEdges[r] : 1;
-        inverseTeps += ms * 1e-3 / (double)edges;
+        inverseTeps += ms * 1e-3 / (double)max(bi->componentEdges[r], 1LL);
     }
     gteps[variant] = ok && inverseTeps > 0.0 ? bi->roots / inverseTeps / 1e9 : 0.0;
     printf("~ %-10s %-32s %11.4f %8.3f", bi->name, kBfsNames[variant], seconds * 1e3,
@@ -2440,7 +2407,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
         return 1;
     }
     pull.count = keepBlockedItems(pull.list, pull.count);
-    DbDevice db;
+    DbDevice db = {};
     uploadDb(&bi->db, &pull, &db);
     free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
@@ -2448,7 +2415,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     db.view.sideColOffsets = db.view.sideRowOffsets;
     db.view.sideRowCsc = db.view.sideCol;
     BfsCall c;
-    setupBfs(bi, db.view, sms, small, stream, &c);
+    setupBfs(bi, &db, sms, small, stream, &c);
     int* got = (int*)hostAlloc((size_t)bi->g.rows * sizeof(int), "got", false);
     int failures = 0;
     for (c.variant = 0; c.variant < kBfsVariants; ++c.variant)
@@ -2456,7 +2423,6 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     if (levels && failures == 0)
         printLevels(bi, &c);
     free(got);
-    freeBfsCall(&c);
     freeDbDevice(&db);
     return failures;
 }
@@ -3302,15 +3268,14 @@ static bool withTranspose(const Csr* a, bool graph, Csr* out) {
         free(colOf);
         return false;
     }
-    long long n = 0;
     for (int r = 0; r < a->rows; ++r)
-        for (int k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
-            rowOf[n] = r;
-            colOf[n++] = a->index[k];
-            rowOf[n] = a->index[k];
-            colOf[n++] = r;
+        for (long long k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
+            rowOf[2 * k] = r;
+            colOf[2 * k] = a->index[k];
+            rowOf[2 * k + 1] = a->index[k];
+            colOf[2 * k + 1] = r;
         }
-    return pairsToCsr(a->rows, rowOf, colOf, n, graph, !graph, kSeedValues, out);
+    return pairsToCsr(a->rows, rowOf, colOf, 2 * a->nnz, graph, !graph, kSeedValues, out);
 }
 // A Graph500 Kronecker graph: 16 * 2^scale edges, each choosing a quadrant per level with the
 // initiator's probabilities, vertex labels shuffled (which scatters the edges over the blocks),
@@ -3335,7 +3300,6 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
         perm[i] = perm[j];
         perm[j] = t;
     }
-    long long count = 0;
     // The quadrant of a level from 16 random bits (four levels a draw): the initiator's
     // probabilities to 1 / 65536, which a graph of 2^21 vertices cannot tell from exact.
     const unsigned ab = (unsigned)(kKronA * 65536.0);
@@ -3352,13 +3316,13 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
             from = from << 1 | rowBit;
             to = to << 1 | colBit;
         }
-        rowOf[count] = perm[from];
-        colOf[count++] = perm[to];
-        rowOf[count] = perm[to];
-        colOf[count++] = perm[from];
+        rowOf[2 * e] = perm[from];
+        colOf[2 * e] = perm[to];
+        rowOf[2 * e + 1] = perm[to];
+        colOf[2 * e + 1] = perm[from];
     }
     free(perm);
-    return pairsToCsr(n, rowOf, colOf, count, true, values, seed, a);
+    return pairsToCsr(n, rowOf, colOf, 2 * edges, true, values, seed, a);
 }
 // A shape's matrix: a lattice, band or drawn shape row by row, in two passes (count, then fill),
 // made symmetric when asked; values from the position hash.
@@ -3441,10 +3405,8 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
         const int j0 = (int)(nextRandom(&state) % (uint64_t)blocks) * width;
         if (xc->x[j0] != 0.0f)
             continue;
-        for (int j = j0; j < j0 + width && j < cols && placed < want; ++j) {
+        for (int j = j0; j < j0 + width && j < cols && placed < want; ++j, ++placed)
             xc->x[j] = hashedValue(kSeedX, (uint64_t)j, 7);
-            ++placed;
-        }
     }
     return true;
 }
@@ -3454,16 +3416,6 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
 // check.
-// One line on stderr, saying what is wrong, and false: how every refusal of a flag or an input
-// ends.
-static bool refuse(const char* format, ...) {
-    va_list args;
-    va_start(args, format);
-    vfprintf(stderr, format, args);
-    va_end(args);
-    fputc('\n', stderr);
-    return false;
-}
 // What a file of this size costs the host at its peak, a bound on the measured peaks (the README's
 // Build and run); false after the line saying so when the machine has less.
 static bool fitsHost(const char* path, double rows, double cols, double nnz) {
@@ -3506,12 +3458,6 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     mmFree(&mm);
     return ok;
 }
-// A BFS graph: the pattern of A + A^T without the diagonal (a graph needs no values).
-static bool bfsFromMatrix(const Csr* a, const char* name, BfsInput* b) {
-    memset(b, 0, sizeof(*b));
-    snprintf(b->name, sizeof(b->name), "%s", name);
-    return withTranspose(a, true, &b->g);
-}
 // A BFS graph's DB format and a CPU search from each root: exact distances, levels, and the
 // Graph500 numerator (undirected edges with both ends reached).
 static bool prepareBfs(BfsInput* b, int roots) {
@@ -3531,18 +3477,23 @@ static bool prepareBfs(BfsInput* b, int roots) {
         const int r = (int)(nextRandom(&state) % (uint64_t)g->rows);
         if (g->offsets[r + 1] == g->offsets[r])
             continue;
-        int* dist = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
-        b->dist[b->roots] = dist;
-        ok = dist != NULL;
+        b->dist[b->roots] = (int*)hostAlloc((size_t)g->rows * sizeof(int), "dist", false);
+        ok = b->dist[b->roots] != NULL;
         if (!ok)
             break;
         b->root[b->roots] = r;
-        long long reachedEntries;
-        b->levels[b->roots] = bfsCpu(g, r, dist, queue, &reachedEntries);
-        b->componentEdges[b->roots++] = reachedEntries / 2;
+        b->levels[b->roots] = bfsCpu(g, r, b->dist[b->roots], queue, &b->componentEdges[b->roots]);
+        b->componentEdges[b->roots++] /= 2;  // bfsCpu counts an edge from both ends
     }
     free(queue);
     return ok;
+}
+// A BFS graph from a matrix: the pattern of A + A^T without the diagonal (a graph needs no values),
+// prepared as above.
+static bool bfsFromMatrix(const Csr* a, const char* name, int roots, BfsInput* b) {
+    memset(b, 0, sizeof(*b));
+    snprintf(b->name, sizeof(b->name), "%s", name);
+    return withTranspose(a, true, &b->g) && prepareBfs(b, roots);
 }
 
 // ---------------------------------------------------------------- the host part's report
@@ -3575,12 +3526,9 @@ static void printCase(const XCase* xc, const Input* in) {
 static bool parseFlags(int argc, char** argv, Options* o) {
     memset(o, 0, sizeof(*o));
     o->roots = kRootsDefault;
-    for (int a = 1; a < argc; ++a)
-        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            o->help = true;
-            return true;
-        }
-    for (int a = 1; a < argc; ++a) {
+    for (int a = 1; a < argc && !o->help; ++a)
+        o->help = strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0;
+    for (int a = 1; a < argc && !o->help; ++a) {
         const char* arg = argv[a];
         long long value = 0;
         int overflow = 0;
@@ -3657,8 +3605,7 @@ static bool makeInput(Input* in, bool small) {
         ok = makeShape(s, &in->a);
     } else {
         const int shrink = small ? kDecodeShrinkSmall : 1;
-        const int rows = kDecodeRows[in->shape] / shrink;
-        const int cols = kDecodeCols[in->shape] / shrink;
+        const int rows = kDecodeRows[in->shape] / shrink, cols = kDecodeCols[in->shape] / shrink;
         snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols);
         what = "decode";
         snprintf(in->description, sizeof(in->description),
@@ -3714,10 +3661,9 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
     printf("the rule: push byte cost %.1f, its fixed steps %.1f MB, an atomic's wait %.1f B\n",
            kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes);
-    fputs(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
-                    "rule's pick\n"
-                  : "each x's table (push's work, the rule's pick): --full\n",
-          stdout);
+    puts(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
+                   "rule's pick"
+                 : "each x's table (push's work, the rule's pick): --full");
     for (int i = 0; i < count; ++i) {
         Input* in = &inputs[i];
         if (!prepareInput(in, o->small))
@@ -3758,8 +3704,7 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
             continue;
         }
         BfsInput* b = &graphs[(*graphCount)++];
-        if (!bfsFromMatrix(&in->a, in->name, b) ||
-            !prepareBfs(b, o->small ? kRootsSmall : kRootsOther))
+        if (!bfsFromMatrix(&in->a, in->name, o->small ? kRootsSmall : kRootsOther, b))
             return outOfMemory(in->kind == kInputFile ? in->path : in->name);
     }
     for (int i = 0; i < *graphCount; ++i) {
@@ -3782,8 +3727,7 @@ static bool prepareGraphs(const Options* o, const Input* inputs, int count, BfsI
 // Step 5: the memory goals, the DB format's bytes against CSR + CSC's, from the host's counts;
 // the GPU's figures start at their worst.
 static Results memoryGoals(const Options* o, const Input* inputs, int count) {
-    Results r;
-    memset(&r, 0, sizeof(r));
+    Results r = {};
     r.minPlain = r.minSingle = r.pullCopyMin = r.bfsAutoMin = r.minCu = 1e30;
     for (int i = 0; i < count; ++i) {
         const double share = dbBytes(&inputs[i].db) / csrCscBytes(&inputs[i].a);
@@ -3831,8 +3775,7 @@ static bool fitsGpu(const Input* inputs, int count) {
 }
 // Step 7b (--full): the generated family, a shape at a time: made, prepared and run like the inputs
 // above, the square ones searched too; its worst ratios are the family_ headlines.
-static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHandle_t blas,
-                     cudaStream_t stream, Results* f) {
+static int runFamily(int sms, double copyGBs, const GpuInput* handles, Results* f) {
     static Input in;  // zero, and zeroed again by the frees
     static BfsInput graph;
     int failures = 0;
@@ -3843,15 +3786,14 @@ static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHan
         in.shape = s;
         bool ok = prepareInput(&in, false);
         const bool square = ok && in.a.rows == in.a.cols;
-        ok = ok && (!square ||
-                    (bfsFromMatrix(&in.a, in.name, &graph) && prepareBfs(&graph, kRootsOther)) ||
+        ok = ok && (!square || bfsFromMatrix(&in.a, in.name, kRootsOther, &graph) ||
                     outOfMemory(in.name));
         if (ok) {
             printf("\nFamily %d of %d: %s, %s\n", s + 1, kFamilyCount, in.name, in.description);
             printFormat(&in);
-            failures += runInputGpu(&in, sms, false, copyGBs, sparse, blas, stream, f);
+            failures += runInputGpu(&in, sms, false, copyGBs, handles, f);
             if (square)
-                failures += runGraphs(&graph, 1, sms, false, false, stream, f);
+                failures += runGraphs(&graph, 1, sms, false, false, handles->stream, f);
         }
         failures += !ok;
         freeInput(&in);
@@ -3863,16 +3805,16 @@ static int runFamily(int sms, double copyGBs, cusparseHandle_t sparse, cublasHan
 // verdict. Returns the exit status.
 static int runGpu(const Options* o, const Input* inputs, int count, const BfsInput* graphs,
                   int graphCount, Results* r) {
-    cudaStream_t stream;
-    cusparseHandle_t sparse;
-    cublasHandle_t blas;
+    GpuInput handles = {};  // the stream and library handles, shared by every input
     int sms = 0;
-    CUDA_CHECK(cudaStreamCreate(&stream));  // blocking: the checks' plain copies wait for it
-    const double copyGBs = deviceAndCeiling(o->small ? kCopyBytesSmall : kCopyBytes, stream, &sms);
-    CUSPARSE_CHECK(cusparseCreate(&sparse));
-    CUSPARSE_CHECK(cusparseSetStream(sparse, stream));
-    CUBLAS_CHECK(cublasCreate(&blas));
-    CUBLAS_CHECK(cublasSetStream(blas, stream));
+    // A blocking stream: the checks' plain copies wait for it.
+    CUDA_CHECK(cudaStreamCreate(&handles.stream));
+    const double copyGBs =
+        deviceAndCeiling(o->small ? kCopyBytesSmall : kCopyBytes, handles.stream, &sms);
+    CUSPARSE_CHECK(cusparseCreate(&handles.sparse));
+    CUSPARSE_CHECK(cusparseSetStream(handles.sparse, handles.stream));
+    CUBLAS_CHECK(cublasCreate(&handles.blas));
+    CUBLAS_CHECK(cublasSetStream(handles.blas, handles.stream));
     Results family = memoryGoals(o, NULL, 0);  // --full's generated family, its worst ratios
     int failures = 0;
     printf(
@@ -3885,18 +3827,18 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
             "weights, together many times the L2\n",
             o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
-        failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, sparse, blas, stream, r);
+        failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, &handles, r);
     if (failures == 0)
         printf(
             "  every variant of every input matches the CPU on every x, before and after its "
             "timed calls\n");
     printf("~ plot: pull | copy ceiling | all | %.1f\n", copyGBs);
-    failures += runGraphs(graphs, graphCount, sms, o->small, true, stream, r);
+    failures += runGraphs(graphs, graphCount, sms, o->small, true, handles.stream, r);
     if (o->full && !o->small && o->fileCount == 0)
-        failures += runFamily(sms, copyGBs, sparse, blas, stream, &family);
-    CUSPARSE_CHECK(cusparseDestroy(sparse));
-    CUBLAS_CHECK(cublasDestroy(blas));
-    CUDA_CHECK(cudaStreamDestroy(stream));
+        failures += runFamily(sms, copyGBs, &handles, &family);
+    CUSPARSE_CHECK(cusparseDestroy(handles.sparse));
+    CUBLAS_CHECK(cublasDestroy(handles.blas));
+    CUDA_CHECK(cudaStreamDestroy(handles.stream));
     printGoals(r, &family, o->fileCount == 0);
     if (failures > 0)
         fprintf(stderr, "%d check(s) failed\n", failures);
@@ -3921,8 +3863,7 @@ int main(int argc, char** argv) {
     static Input inputs[kMaxInputs + kDecodeShapes];
     static BfsInput graphs[kMaxInputs + 1];
     const int count = listInputs(&o, inputs);
-    int graphCount = 0;
-    int status = EXIT_FAILURE;
+    int graphCount = 0, status = EXIT_FAILURE;
     if (prepareInputs(&o, inputs, count) && prepareGraphs(&o, inputs, count, graphs, &graphCount)) {
         Results r = memoryGoals(&o, inputs, count);
         if (!deviceFound())
