@@ -482,7 +482,7 @@ __device__ __forceinline__ void accumulate(int begin, int end, const int* __rest
         float myVal[V] = {};
         if (chunk + lane < end) {
             myCol = vecCol[chunk + lane];
-            loadRun<V == 4 ? 4 : V == 2 ? 2 : 1>(vecVal + (size_t)(chunk + lane) * V, myVal);
+            loadRun<V>(vecVal + (size_t)(chunk + lane) * V, myVal);
         }
         const int staged = min(kWarpSize, end - chunk);  // the same in every lane
 #pragma unroll 4
@@ -520,13 +520,12 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
         return;  // the same unit in the whole warp, so the warp leaves together
     const int lane = threadIdx.x % kWarpSize;
     const int c0 = blockIdx.y * kWarpSize * F + (packed ? lane * F : lane);
+    const int begin = unitStart[unit], end = unitStart[unit + 1];
     float acc[V][F] = {};
     if (packed)
-        accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
-                               acc);
+        accumulate<V, F, true>(begin, end, vecCol, vecVal, B, dim, c0, acc);
     else
-        accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
-                                acc);
+        accumulate<V, F, false>(begin, end, vecCol, vecVal, B, dim, c0, acc);
     const int tag = unitPanel[unit];  // TRow: negative for a piece of a cut panel
     const int panel = tag >= 0 ? tag : -1 - tag;
 #pragma unroll
@@ -539,11 +538,10 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
             const int c = packed ? c0 + j : c0 + kWarpSize * j;
             if (c >= dim)
                 continue;
-            if (tag < 0) {
+            if (tag < 0)
                 atomicAdd(&C[(size_t)row * dim + c], acc[k][j]);
-            } else {
+            else
                 C[(size_t)row * dim + c] = acc[k][j];
-            }
         }
     }
 }
