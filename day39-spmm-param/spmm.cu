@@ -808,27 +808,26 @@ static void analyseInput(Input* in) {
 // snippet: launch-engine
 static void launchEngine(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
+    const DeviceInput* in = call->input;
     const Config c = call->cfg;
-    const int v = c.V / 2, n = call->input->a.n;  // V = 1, 2, 4: PCSR and engines 0, 1, 2
-    const Pcsr* q = &call->input->pcsr[v];
+    const int v = c.V / 2, n = in->a.n, dim = call->dim;  // V = 1, 2, 4: PCSR and engines 0, 1, 2
+    const Pcsr* q = &in->pcsr[v];
     const Cut* cut = &q->cut[c.S];
     if (cut->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
-        CUDA_CHECK(cudaMemsetAsync(call->input->C, 0, (size_t)n * call->dim * sizeof(float),
-                                   call->stream));
+        CUDA_CHECK(cudaMemsetAsync(in->C, 0, (size_t)n * dim * sizeof(float), call->stream));
     } else if (cut->zeroCount > 0) {
-        zeroRows<<<ceilDiv(cut->zeroCount * c.V, 256 / (call->dim < 256 ? call->dim : 256)), 256, 0,
-                   call->stream>>>(cut->zeroPanels, cut->zeroCount, c.V, n, call->dim,
-                                   call->input->C);
+        zeroRows<<<ceilDiv(cut->zeroCount * c.V, 256 / (dim < 256 ? dim : 256)), 256, 0,
+                   call->stream>>>(cut->zeroPanels, cut->zeroCount, c.V, n, dim, in->C);
         CUDA_CHECK(cudaGetLastError());
     }
     if (cut->units == 0)
         return;
-    const dim3 grid(ceilDiv(cut->units, c.W), ceilDiv(call->dim, kWarpSize * c.F));
+    const dim3 grid(ceilDiv(cut->units, c.W), ceilDiv(dim, kWarpSize * c.F));
     // Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple.
-    const int packed = c.F % 4 == 0 ? call->dim % 4 == 0 : c.F % 2 == 0 && call->dim % 2 == 0;
+    const int packed = c.F % 4 == 0 ? dim % 4 == 0 : c.F % 2 == 0 && dim % 2 == 0;
     kEngines[v][c.F - 1]<<<grid, kWarpSize * c.W, 0, call->stream>>>(
-        cut->units, cut->unitStart, cut->unitPanel, q->vecCol, q->vecVal, call->input->B,
-        call->input->C, n, call->dim, packed);
+        cut->units, cut->unitStart, cut->unitPanel, q->vecCol, q->vecVal, in->B, in->C, n, dim,
+        packed);
     CUDA_CHECK(cudaGetLastError());
 }
 // end snippet
