@@ -1550,8 +1550,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     DeviceInput device, view[2];
     uploadInput(in, &device, 1);
     for (int t = 0; t < 3; ++t) {
-        const int rows = t == 0 ? n : width[t - 1];
-        const int cols = width[t == 0 ? 0 : t];
+        const int rows = t == 0 ? n : width[t - 1], cols = width[t];
         host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
         for (int e = 0; e < rows * cols; ++e)
             host[t][e] =
@@ -1565,8 +1564,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer],
                  host[layer + 1], width[layer + 1], layer == 0, h[layer + 1],
                  h[layer + 1] + (size_t)n * width[layer + 1]);
-    GcnPass gcn;
-    memset(&gcn, 0, sizeof(gcn));
+    GcnPass gcn = {};
     gcn.n = n;
     gcn.x = dev[0];
     memcpy(gcn.width, width, sizeof(gcn.width));
