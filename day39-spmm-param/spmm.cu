@@ -2913,10 +2913,9 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         const char* path = o->pathCount > 0 ? o->paths[p] : kDataPath;
         if (o->pathCount == 0 && access(path, F_OK) != 0 && errno == ENOENT)
             return refuse("%s: cannot open: %s (%s)", path, strerror(ENOENT), kWrongFolder);
-        Csr* a = addInput(
-            inputs, count,
-            o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
-            "%.100s%s", path, o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
+        const char* base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;  // the file's name
+        Csr* a = addInput(inputs, count, o->pathCount > 0 ? base : "words", "%.100s%s", path,
+                          o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
         if (!csrFromFile(path, o->dims[o->dimCount - 1], a))
             return 0;  // a left empty, which freeInputs passes over
     }
@@ -2931,11 +2930,11 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         generateMesh(kMeshSide[small], 3, 1,
                      addInput(inputs, count, name, "27-point stencil on a %d^3 grid, ids row-major",
                               kMeshSide[small]));
-        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity,
-                         addInput(inputs, count, "community",
+        Csr* community = addInput(inputs, count, "community",
                                   "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 "
                                   "inside, 2 random edges each",
-                                  comm));
+                                  comm);
+        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, community);
         snprintf(name, sizeof(name), "road-%d", kRoadSide[small]);
         generateRoad(
             kRoadSide[small], kRoadKeep, kSeedRoad,
@@ -2960,11 +2959,10 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
             addTriple(&t, i / kRectPerRow, col, edgeValue(i / kRectPerRow, col));
         }
         csrFromTriples(rows, kRectCols[small], &t, rect);
-        Csr* shuffled =
+        permuteCsr(
+            community, NULL, kSeedShuffle,
             addInput(inputs, count, "community-shuffled",
-                     "community with its ids shuffled: the same graph, its locality hidden");
-        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, shuffled);
-        permuteCsr(shuffled, NULL, kSeedShuffle, shuffled);
+                     "community with its ids shuffled: the same graph, its locality hidden"));
     }
     for (int i = 0; i < *count; ++i)
         inputs[i].sweepDims = o->dimCount;
