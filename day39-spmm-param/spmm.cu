@@ -777,14 +777,13 @@ static void analyseInput(Input* in) {
     const double varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
     for (int v = 0; v < kVCount; ++v)
         buildPcsr(a, kVChoices[v], &in->pcsr[v]);
+    const Pcsr* p = in->pcsr;
     double splitRatio[2];
     for (int v = 0; v < 2; ++v)
-        splitRatio[v] = in->pcsr[v].nonEmpty > 0
-                            ? (double)in->pcsr[v].cut[1].units / in->pcsr[v].nonEmpty
-                            : 1.0;
+        splitRatio[v] = p[v].nonEmpty > 0 ? (double)p[v].cut[1].units / p[v].nonEmpty : 1.0;
     const double cv = nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0;
     const double cvHat = nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0;
-    const double pr2 = 1.0 - nnz / (2.0 * in->pcsr[1].vectors);
+    const double pr2 = 1.0 - nnz / (2.0 * p[1].vectors);
     int* rowsOf = (int*)checkedCalloc((size_t)dMax + 1, sizeof(int));  // rows of each length
     for (int i = 0; i < a->n; ++i)
         ++rowsOf[a->rowPtr[i + 1] - a->rowPtr[i]];
@@ -1646,8 +1645,8 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
                                           : ",");
         } else {
             printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n",
-                   inputs[i].name, from->feature[fPr2], inputs[i].feature[fPr2], from->feature[fB],
-                   inputs[i].feature[fB], inputs[i].sweepDims);
+                   inputs[i].name, from->feature[fPr2], f[fPr2], from->feature[fB], f[fB],
+                   inputs[i].sweepDims);
         }
     }
     printf(
@@ -2483,7 +2482,6 @@ static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
     free(t->row);
     free(t->col);
     free(t->val);
-    memset(t, 0, sizeof(*t));
 }
 // The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal,
 // could not show a kernel that pairs a value with the wrong column, so its values come from
@@ -2536,11 +2534,10 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     for (int i = 0; i < a->n; ++i)
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e)
             addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
-    const int n = a->n;
     if (out == a)
         free(a->rowPtr);
     free(perm);
-    csrFromTriples(n, n, &t, out);
+    csrFromTriples(a->n, a->n, &t, out);
 }
 // Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few
 // vertices (a power law). Graph500 then shuffles the ids, so a vertex's neighbours are anywhere.
@@ -2647,8 +2644,7 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
                 v = u + (int)(r * (2 * window + 1)) - window;
                 v = v < 0 ? -v : v >= pool ? 2 * (pool - 1) - v : v;  // reflect at the ends
             }
-            addEdge(&t, u,
-                    bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
+            addEdge(&t, u, (bipartite ? half : 0) + (v < pool ? v : pool - 1));
         }
     csrFromTriples(n, n, &t, a);
 }
