@@ -601,8 +601,7 @@ static double gammaOf(int k) {
     return k * 0x1p-24 / (1.0 - k * 0x1p-24);
 }
 static void cpuReference(const Csr* a, const float* B, int dim, float* want, float* tol) {
-    double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
-    double* mag = acc + dim;
+    double *acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double)), *mag = acc + dim;
     for (int i = 0; i < a->n; ++i) {
         memset(acc, 0, (size_t)dim * 2 * sizeof(double));  // acc and mag
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
@@ -973,12 +972,13 @@ static void freeDeviceInput(DeviceInput* device) {
 }
 // Compares C at judge->dim with the CPU's answer; reports the first wrong element on stderr.
 static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* variant) {
+    const int dim = judge->dim;
     unsigned long long wrong[2];
     CUDA_CHECK(cudaMemsetAsync(judge->wrong, 0, sizeof(unsigned long long), stream));
     CUDA_CHECK(cudaMemsetAsync(judge->wrong + 1, 0xff, sizeof(unsigned long long), stream));
     countWrong<<<1024, 256, 0, stream>>>(judge->input->C, judge->want, judge->tol,
-                                         (long long)judge->input->a.n * judge->dim, judge->dim,
-                                         judge->refDim, judge->wrong);
+                                         (long long)judge->input->a.n * dim, dim, judge->refDim,
+                                         judge->wrong);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpyAsync(wrong, judge->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -986,8 +986,7 @@ static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* varia
         fprintf(
             stderr,
             "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n",
-            judge->inputName, judge->dim, variant, wrong[0], wrong[1] / judge->dim,
-            wrong[1] % judge->dim);
+            judge->inputName, dim, variant, wrong[0], wrong[1] / dim, wrong[1] % dim);
     return wrong[0] == 0;
 }
 // snippet: checked-time
@@ -1199,8 +1198,7 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted) {
 static const Tree* treeFor(const Model* m, int dim) {
     const Tree* best = NULL;
     for (int t = 0; t < m->treeCount; ++t) {
-        const int gap = abs(m->trees[t].dim - dim);
-        const int bestGap = best ? abs(best->dim - dim) : INT_MAX;
+        const int gap = abs(m->trees[t].dim - dim), bestGap = best ? abs(best->dim - dim) : INT_MAX;
         if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim))
             best = &m->trees[t];
     }
@@ -1372,17 +1370,14 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
 }
 static void writeModel(FILE* out, const Model* m, const char* gpu, const char* date, double lofo,
                        int depth, const Options* o) {
-    fprintf(out, "%s\n# gpu: %.100s\n# date: %s\n", kModelHeader, gpu, date);
-    fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers,
-            kFamilyCount);
+    fprintf(out, "%s\n# gpu: %.100s\n# date: %s\n# training: %d generated graphs, %d families (",
+            kModelHeader, gpu, date, kFamilyCount * kFamilyMembers, kFamilyCount);
     for (int f = 0; f < kFamilyCount; ++f)
         fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
-    fprintf(
-        out,
-        "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n",
-        kFamilyMembers, kTrainMaxNnz);
-    fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims",
-            kTrainWarmupRuns, kTrainTimedRuns);
+    fprintf(out,
+            "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes "
+            "%lld)\n# runs: %d warm-up + %d timed graph replays per configuration, dims",
+            kFamilyMembers, kTrainMaxNnz, kTrainWarmupRuns, kTrainTimedRuns);
     for (int i = 0; i < o->dimCount; ++i)
         fprintf(out, " %d", o->dims[i]);
     fprintf(out,
@@ -1517,7 +1512,7 @@ static void launchGcn(const void* p) {
 // Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
 static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, float* hostZ,
                       const char* variant) {
-    const long long count = (long long)gcn->n * gcn->width[2];
+    const long long m = gcn->width[2], count = gcn->n * m;  // Z is n x m
     CUDA_CHECK(
         cudaMemset(gcn->aggregated[0], 0xff, (size_t)gcn->n * gcn->width[1] * sizeof(float)));
     CUDA_CHECK(cudaMemset(gcn->aggregated[1], 0xff, (size_t)count * sizeof(float)));
@@ -1535,8 +1530,7 @@ static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, flo
         fprintf(stderr,
                 "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound "
                 "%.3g)\n",
-                variant, bad, first / gcn->width[2], first % gcn->width[2], hostZ[first],
-                want[first], bound[first]);
+                variant, bad, first / m, first % m, hostZ[first], want[first], bound[first]);
     return bad == 0;
 }
 // The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the
@@ -2666,8 +2660,7 @@ static double stratified(int family, int member, int draw) {
 }
 static void generateTrainGraph(int family, int member, Input* in) {
     const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
-    const double r1 = stratified(family, member, 1);
-    const double r2 = stratified(family, member, 2);
+    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2);
     int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
     const int shuffle = stratified(family, member, 3) < 0.35;  // a third: ids scattered
     Csr* a = &in->a;
