@@ -353,6 +353,10 @@ static uint64_t hash64(uint64_t x) {
 static int ceilDiv(int a, int b) {
     return (a + b - 1) / b;
 }
+static KeyOf makeKey(double key, int id) {
+    const KeyOf k = {key, id};
+    return k;
+}
 static int byKey(const void* x, const void* y) {
     const KeyOf *a = (const KeyOf*)x, *b = (const KeyOf*)y;
     return a->key != b->key ? (a->key < b->key ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
@@ -1254,10 +1258,8 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     int bestFeature = -1;
     double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
     for (int k = 0; k < set->features; ++k) {
-        for (int i = 0; i < count; ++i) {
-            scratch[i].key = set->x[(size_t)samples[i] * kFeatures + k];
-            scratch[i].id = samples[i];
-        }
+        for (int i = 0; i < count; ++i)
+            scratch[i] = makeKey(set->x[(size_t)samples[i] * kFeatures + k], samples[i]);
         qsort(scratch, (size_t)count, sizeof(KeyOf), byKey);
         memset(prefix, 0, (size_t)C * sizeof(double));
         for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
@@ -1442,10 +1444,8 @@ static int* rcmOrder(const Csr* a) {
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
     char* seen = (char*)checkedCalloc((size_t)n, 1);
     KeyOf *byDeg = (KeyOf*)checkedMalloc((size_t)n * 2 * sizeof(KeyOf)), *batch = byDeg + n;
-    for (int i = 0; i < n; ++i) {
-        byDeg[i].key = a->rowPtr[i + 1] - a->rowPtr[i];
-        byDeg[i].id = i;
-    }
+    for (int i = 0; i < n; ++i)
+        byDeg[i] = makeKey(a->rowPtr[i + 1] - a->rowPtr[i], i);
     qsort(byDeg, (size_t)n, sizeof(KeyOf), byKey);
     int tail = 0;
     for (int s = 0; s < n; ++s) {
@@ -1462,8 +1462,7 @@ static int* rcmOrder(const Csr* a) {
                 if (seen[v])
                     continue;
                 seen[v] = 1;
-                batch[count].key = a->rowPtr[v + 1] - a->rowPtr[v];
-                batch[count++].id = v;
+                batch[count++] = makeKey(a->rowPtr[v + 1] - a->rowPtr[v], v);
             }
             qsort(batch, (size_t)count, sizeof(KeyOf), byKey);
             for (int k = 0; k < count; ++k)
