@@ -439,14 +439,10 @@ template <int N>
 __device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out) {
     if (N == 4) {
         const float4 x = __ldg((const float4*)p);
-        out[0] = x.x;
-        out[1] = x.y;
-        out[2] = x.z;
-        out[3] = x.w;
+        memcpy(out, &x, sizeof(x));
     } else if (N == 2) {
         const float2 x = __ldg((const float2*)p);
-        out[0] = x.x;
-        out[1] = x.y;
+        memcpy(out, &x, sizeof(x));
     } else {
         out[0] = __ldg(p);
     }
