@@ -1504,10 +1504,11 @@ static void launchGcn(const void* p) {
     }
 }
 // end snippet
-// Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
-static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, float* hostZ,
-                      const char* variant) {
+// Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's (want, followed by its
+// bounds), element by element.
+static int gcnMatches(GcnPass* gcn, const double* want, float* hostZ, const char* variant) {
     const long long m = gcn->width[2], count = gcn->n * m;  // Z is n x m
+    const double* bound = want + count;
     CUDA_CHECK(
         cudaMemset(gcn->aggregated[0], 0xff, (size_t)gcn->n * gcn->width[1] * sizeof(float)));
     CUDA_CHECK(cudaMemset(gcn->aggregated[1], 0xff, (size_t)count * sizeof(float)));
@@ -1575,12 +1576,11 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         cusparseOperands(&gcn.agg[layer], 1);
     }
     float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
-    const char* names[2] = {"cuSPARSE", "decider"};
     float ms[2] = {0.0f, 0.0f};
     int failures = 0;
     for (int run = 0; run < 2; ++run) {
         gcn.aggregate = run == 0 ? launchCusparse : launchEngine;
-        if (!gcnMatches(&gcn, h[2], h[2] + (size_t)n * width[2], hostZ, names[run]))
+        if (!gcnMatches(&gcn, h[2], hostZ, run == 0 ? "cuSPARSE" : "decider"))
             ++failures;
         else
             ms[run] = timeMs(launchGcn, &gcn, stream, kWarmupRuns, kTimedRuns, 0);
