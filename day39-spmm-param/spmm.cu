@@ -2456,8 +2456,7 @@ static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
     a->colIdx = a->rowPtr + n + 1;
     a->val = (float*)(a->colIdx + t->count + 1);
     for (long long k = 0; k < t->count; ++k) {
-        const int e = order[k];
-        const int prev = k > 0 ? order[k - 1] : -1;
+        const int e = order[k], prev = k > 0 ? order[k - 1] : -1;
         if (prev >= 0 && t->row[prev] == t->row[e] && t->col[prev] == t->col[e])
             continue;
         ++a->rowPtr[t->row[e] + 1];
@@ -2744,7 +2743,7 @@ static int parseInt(const char* s, int lo, int hi, int* out) {
 }
 // One node line into tree->nodes[id].
 static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
-    int got = -1, w = 0, f = 0, v = 0, s = 0;
+    int got = -1;
     TreeNode* node = &tree->nodes[id];
     if (n != 6 || !parseInt(tok[0], 0, kMaxTreeNodes, &got) ||
         (strcmp(tok[1], "leaf") && strcmp(tok[1], "split")))
@@ -2755,17 +2754,16 @@ static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
                       id, tree->dim);
     node->feature = -1;
     if (strcmp(tok[1], "leaf") == 0) {
-        const int ints = parseInt(tok[2], 1, 8, &w) && parseInt(tok[3], 1, 8, &f) &&
-                         parseInt(tok[4], 1, 4, &v) && parseInt(tok[5], 0, 1, &s);
-        node->leaf = makeConfig(w, f, v, s);
-        if (!ints)
+        Config* c = &node->leaf;
+        if (!parseInt(tok[2], 1, 8, &c->W) || !parseInt(tok[3], 1, 8, &c->F) ||
+            !parseInt(tok[4], 1, 4, &c->V) || !parseInt(tok[5], 0, 1, &c->S))
             return mmFail(r, "leaf W F V S: want integers, W and F 1..8, V 1..4, S 0 or 1");
         Config space[kMaxConfigs];  // the sweep's: its engines compiled, its PCSRs built
-        if (findConfig(space, buildConfigs(tree->dim, 0, space), node->leaf) < 0)
+        if (findConfig(space, buildConfigs(tree->dim, 0, space), *c) < 0)
             return mmFail(r,
                           "leaf configuration W%d F%d V%d S%d is not one this program runs at dim "
                           "%d (retrain: ./spmm --train)",
-                          w, f, v, s, tree->dim);
+                          c->W, c->F, c->V, c->S, tree->dim);
         return 0;
     }
     for (int k = 0; k < kFeatures; ++k)
