@@ -361,11 +361,11 @@ static int byKey(const void* x, const void* y) {
     const KeyOf *a = (const KeyOf*)x, *b = (const KeyOf*)y;
     return a->key != b->key ? (a->key < b->key ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
 }
-// A goal line, met when value >= bar, and the value as a headline (the README's figures read it).
-static void printGoal(const char* goal, double bar, const char* headline, double value,
-                      int digits) {
-    printf("~ goal: %s: {%s}\nheadline: %s = %.*f\n", goal, value >= bar ? "met" : "missed",
-           headline, digits, value);
+// A goal line, met when value >= bar, and the value as the headline `name` (the README's figures
+// read it).
+static void printGoal(const char* goal, double bar, const char* name, double value, int digits) {
+    printf("~ goal: %s: {%s}\nheadline: %s = %.*f\n", goal, value >= bar ? "met" : "missed", name,
+           digits, value);
 }
 // The run's last line, PASS or FAIL (after the count of failed checks on stderr); the exit status.
 static int verdict(int failures) {
