@@ -457,13 +457,10 @@ __device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int
 #pragma unroll
     for (int q = 0; q < F; q += step) {
         const int c = Packed ? c0 + q : c0 + kWarpSize * q;
-        if (c < dim) {
+        if (c < dim)
             loadRun<step>(row + c, b + q);
-        } else {
-#pragma unroll
-            for (int r = 0; r < step; ++r)
-                b[q + r] = 0.0f;
-        }
+        else
+            memset(b + q, 0, step * sizeof(float));
     }
 }
 // snippet: engine-loop
