@@ -834,12 +834,13 @@ static void launchBasic(const void* p) {
         a->n, a->rowPtr, a->colIdx, a->val, call->input->B, call->input->C, call->dim);
     CUDA_CHECK(cudaGetLastError());
 }
+// The scalars of C = 1 A B + 0 C, for cuSPARSE and cuBLAS (host pointers).
+static const float kOne = 1.0f, kZero = 0.0f;
 static void launchCusparse(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
-    const float alpha = 1.0f, beta = 0.0f;
     CUSPARSE_CHECK(cusparseSpMM(call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, call->matA, call->matB,
-                                &beta, call->matC, CUDA_R_32F, call->alg, call->buffer));
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne, call->matA, call->matB,
+                                &kZero, call->matC, CUDA_R_32F, call->alg, call->buffer));
 }
 // snippet: time-ms
 // Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call
@@ -1064,7 +1065,6 @@ static void safetyNet(const Judge* judge, SpmmCall* call, Config pick, int skip,
 // cuSPARSE's operands for call->input's A, B and C at call->dim, and the work buffer its
 // algorithm call->alg asks for (create 0: all of them destroyed).
 static void cusparseOperands(SpmmCall* call, int create) {
-    const float alpha = 1.0f, beta = 0.0f;
     const Csr* a = &call->input->a;
     size_t bytes = 0;
     if (!create) {
@@ -1082,8 +1082,8 @@ static void cusparseOperands(SpmmCall* call, int create) {
     CUSPARSE_CHECK(cusparseCreateDnMat(&call->matC, a->n, call->dim, call->dim, call->input->C,
                                        CUDA_R_32F, CUSPARSE_ORDER_ROW));
     CUSPARSE_CHECK(cusparseSpMM_bufferSize(
-        call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-        call->matA, call->matB, &beta, call->matC, CUDA_R_32F, call->alg, &bytes));
+        call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne,
+        call->matA, call->matB, &kZero, call->matC, CUDA_R_32F, call->alg, &bytes));
     call->buffer = NULL;
     if (bytes > 0)
         CUDA_CHECK(cudaMalloc(&call->buffer, bytes));
@@ -1485,12 +1485,11 @@ static float weightValue(int layer, int row, int col) {
 // layer 1.
 static void launchGcn(const void* p) {
     const GcnPass* gcn = (const GcnPass*)p;
-    const float one = 1.0f, zero = 0.0f;
     for (int layer = 0; layer < 2; ++layer) {
         const int k = gcn->width[layer], m = gcn->width[layer + 1];
-        CUBLAS_CHECK(cublasSgemm(gcn->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, gcn->n, k, &one,
+        CUBLAS_CHECK(cublasSgemm(gcn->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, gcn->n, k, &kOne,
                                  gcn->weight[layer], m, layer == 0 ? gcn->x : gcn->aggregated[0], k,
-                                 &zero, gcn->transformed[layer], m));
+                                 &kZero, gcn->transformed[layer], m));
         gcn->aggregate(&gcn->agg[layer]);
         if (layer == 0) {
             const long long count = (long long)gcn->n * m;
