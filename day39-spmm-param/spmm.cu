@@ -2489,14 +2489,13 @@ static int csrFromFile(const char* path, int maxDim, Csr* a) {
     if (need > have)
         return refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path,
                       need, have);
-    int allEqual = 1;
-    for (int e = 1; e < mm.entries && allEqual; ++e)
-        allEqual = mm.entry[e].val == mm.entry[0].val;
+    int edgeValues = 1;  // a pattern file, or all values equal
+    for (int e = 1; e < mm.entries && edgeValues; ++e)
+        edgeValues = mm.field == MM_PATTERN || mm.entry[e].val == mm.entry[0].val;
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int e = 0; e < mm.entries; ++e) {
         const MmEntry x = mm.entry[e];
-        addTriple(&t, x.row, x.col,
-                  mm.field == MM_PATTERN || allEqual ? edgeValue(x.row, x.col) : (float)x.val);
+        addTriple(&t, x.row, x.col, edgeValues ? edgeValue(x.row, x.col) : (float)x.val);
     }
     mmFree(&mm);
     csrFromTriples(mm.rows, mm.cols, &t, a);
