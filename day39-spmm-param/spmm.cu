@@ -386,9 +386,6 @@ static int refuse(const char* why, ...) {
 static double geomean(double logSum, int count) {
     return count > 0 ? exp(logSum / count) : 0.0;
 }
-static int maxFFor(int dim) {
-    return ceilDiv(dim, kWarpSize);
-}
 // B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
 // one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
 static float hashedValue(uint64_t key) {
@@ -1008,12 +1005,12 @@ static float checkedTime(const Judge* judge, void (*launch)(const void*), const 
 // end snippet
 
 // ---------------------------------------------------------------- the sweep
-// The sweep's space, in a fixed order.
+// The sweep's space, in a fixed order; F up to what dim needs, as a warp covers 32 F columns.
 static int buildConfigs(int dim, int small, Config* out) {
     int count = 0;
     for (int v = 0; v < kVCount; ++v)
         for (int S = 0; S <= 1; ++S)
-            for (int F = 1; F <= maxFFor(dim); ++F)
+            for (int F = 1; F <= ceilDiv(dim, kWarpSize); ++F)
                 for (int w = 0; w < (small ? 2 : 4); ++w)
                     out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F,
                                               kVChoices[v], S);
@@ -1211,7 +1208,7 @@ static Config predict(const Tree* tree, const double* x, int dim) {
         node = x[s->feature] <= s->threshold ? s->left : s->right;
     }
     Config c = tree->nodes[node].leaf;
-    c.F = c.F < maxFFor(dim) ? c.F : maxFFor(dim);
+    c.F = c.F < ceilDiv(dim, kWarpSize) ? c.F : ceilDiv(dim, kWarpSize);
     return c;
 }
 // end snippet
