@@ -1299,7 +1299,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
 static void fitTree(const TrainSet* set, int without, int maxDepth, Tree* tree) {
     int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
     KeyOf* scratch = (KeyOf*)checkedMalloc((size_t)set->samples * sizeof(KeyOf));
-    double* sums = (double*)checkedCalloc((size_t)2 * set->configCount + 2, sizeof(double));
+    double sums[2 * kMaxConfigs];  // growTree's per-configuration totals and prefix sums
     int count = 0;
     for (int g = 0; g < set->samples; ++g)
         if (g / kFamilyMembers != without)
@@ -1309,7 +1309,6 @@ static void fitTree(const TrainSet* set, int without, int maxDepth, Tree* tree) 
     growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
     free(samples);
     free(scratch);
-    free(sums);
 }
 // snippet: lofo
 // Leave one family out: for each family, fit on the others and score the trees on the family they
