@@ -1471,9 +1471,8 @@ static int* rcmOrder(const Csr* a) {
 // ---------------------------------------------------------------- the GCN
 // In [-1, 1) / 16: a layer keeps its input's scale.
 static float weightValue(int layer, int row, int col) {
-    return hashedValue(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^
-                       kSeedWeights) *
-           0x1p-4f;
+    return 0x1p-4f * hashedValue(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^
+                                 kSeedWeights);
 }
 // snippet: gcn-layer
 // The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of
