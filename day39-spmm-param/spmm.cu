@@ -1745,11 +1745,10 @@ static void printReorderTable(const Options* o, const Input* inputs, int count,
             const DimResult* after = &results[i * o->dimCount + di];
             if (before->best < 0 || after->best < 0)
                 continue;
-            const double base = before->cusparseMs;
-            const double s[2] = {ratio(base, before->ms[before->best]),
-                                 ratio(base, after->ms[after->best])};
+            const double s[2] = {ratio(before->cusparseMs, before->ms[before->best]),
+                                 ratio(before->cusparseMs, after->ms[after->best])};
             printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di],
-                   ratio(base, after->cusparseMs), s[0], s[1]);
+                   ratio(before->cusparseMs, after->cusparseMs), s[0], s[1]);
             if (s[0] <= 0.0 || s[1] <= 0.0)
                 continue;
             logs[0] += log(s[0]);
