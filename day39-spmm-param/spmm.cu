@@ -520,8 +520,8 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
         accumulate<V, F, true>(begin, end, vecCol, vecVal, B, dim, c0, acc);
     else
         accumulate<V, F, false>(begin, end, vecCol, vecVal, B, dim, c0, acc);
-    const int tag = unitPanel[unit];  // TRow: negative for a piece of a cut panel
-    const int panel = tag >= 0 ? tag : -1 - tag;
+    // TRow: the unit's panel, written -1 - panel for a piece of a cut one.
+    const int tag = unitPanel[unit], panel = tag >= 0 ? tag : -1 - tag;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int row = panel * V + k;
@@ -568,8 +568,8 @@ __global__ void countWrong(const float* __restrict__ got, const float* __restric
 // Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >= count * V.
 __global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim,
                          float* __restrict__ C) {
-    const int width = dim < 256 ? dim : 256;
-    const int r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
+    // A row's columns take width threads; r: the thread's (panel, row in it).
+    const int width = dim < 256 ? dim : 256, r = blockIdx.x * (256 / width) + threadIdx.x / width;
     const int row =
         threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
     for (int c = threadIdx.x % width; row < n && c < dim; c += width)
