@@ -1407,8 +1407,7 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
             const DimResult* r = &results[di];
             char name[32];
             printf(" {%s}", r->best >= 0 ? configName(r->configs[r->best], name, 32) : "none");
-            memcpy(sets[di].x + (size_t)g * kFeatures, graphs[g].feature,
-                   sizeof(graphs[g].feature));
+            memcpy(sets[di].x + (size_t)g * kFeatures, graphs[g].feature, sizeof(graphs->feature));
             for (int c = 0; c < r->configCount; ++c)
                 sets[di].perf[(size_t)g * r->configCount + c] = logPerf(perfOf(r, r->configs[c]));
         }
@@ -2502,8 +2501,7 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     for (int i = 0; i < a->n; ++i)
         perm[i] = newId ? newId[i] : i;
     for (int i = a->n - 1; i > 0 && !newId; --i) {  // Fisher-Yates
-        const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1));
-        const int x = perm[i];
+        const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1)), x = perm[i];
         perm[i] = perm[j];
         perm[j] = x;
     }
@@ -2743,16 +2741,15 @@ static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
                       id, tree->dim);
     node->feature = -1;
     if (strcmp(tok[1], "leaf") == 0) {
-        Config* c = &node->leaf;
-        if (!parseInt(tok[2], 1, 8, &c->W) || !parseInt(tok[3], 1, 8, &c->F) ||
-            !parseInt(tok[4], 1, 4, &c->V) || !parseInt(tok[5], 0, 1, &c->S))
+        if (!parseInt(tok[2], 1, 8, &node->leaf.W) || !parseInt(tok[3], 1, 8, &node->leaf.F) ||
+            !parseInt(tok[4], 1, 4, &node->leaf.V) || !parseInt(tok[5], 0, 1, &node->leaf.S))
             return mmFail(r, "leaf W F V S: want integers, W and F 1..8, V 1..4, S 0 or 1");
         Config space[kMaxConfigs];  // the sweep's: its engines compiled, its PCSRs built
-        if (findConfig(space, buildConfigs(tree->dim, 0, space), *c) < 0)
+        if (findConfig(space, buildConfigs(tree->dim, 0, space), node->leaf) < 0)
             return mmFail(r,
                           "leaf configuration W%d F%d V%d S%d is not one this program runs at dim "
                           "%d (retrain: ./spmm --train)",
-                          c->W, c->F, c->V, c->S, tree->dim);
+                          node->leaf.W, node->leaf.F, node->leaf.V, node->leaf.S, tree->dim);
         return 0;
     }
     for (int k = 0; k < kFeatures; ++k)
