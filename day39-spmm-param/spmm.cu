@@ -355,15 +355,19 @@ static uint64_t hash64(uint64_t x) {
 static int ceilDiv(int a, int b) {
     return (a + b - 1) / b;
 }
+static KeyOf makeKey(double key, int id) {
+    const KeyOf k = {key, id};
+    return k;
+}
 static int byKey(const void* x, const void* y) {
     const KeyOf *a = (const KeyOf*)x, *b = (const KeyOf*)y;
     return a->key != b->key ? (a->key < b->key ? -1 : 1) : (a->id > b->id) - (a->id < b->id);
 }
-// A goal line, met when value >= bar, and the value as a headline (the README's figures read it).
-static void printGoal(const char* goal, double bar, const char* headline, double value,
-                      int digits) {
-    printf("~ goal: %s: {%s}\nheadline: %s = %.*f\n", goal, value >= bar ? "met" : "missed",
-           headline, digits, value);
+// A goal line, met when value >= bar, and the value as the headline `name` (the README's figures
+// read it).
+static void printGoal(const char* goal, double bar, const char* name, double value, int digits) {
+    printf("~ goal: %s: {%s}\nheadline: %s = %.*f\n", goal, value >= bar ? "met" : "missed", name,
+           digits, value);
 }
 // The run's last line, PASS or FAIL (after the count of failed checks on stderr); the exit status.
 static int verdict(int failures) {
@@ -383,9 +387,6 @@ static int refuse(const char* why, ...) {
 }
 static double geomean(double logSum, int count) {
     return count > 0 ? exp(logSum / count) : 0.0;
-}
-static int maxFFor(int dim) {
-    return ceilDiv(dim, kWarpSize);
 }
 // B[j][k] depends on (j, k) only, so B at dim d is the first d columns of B at any wider dim and
 // one CPU reference at the widest dim serves them all. Values in [-1, 1) in steps of 2^-15.
@@ -437,14 +438,10 @@ template <int N>
 __device__ __forceinline__ void loadRun(const float* __restrict__ p, float* out) {
     if (N == 4) {
         const float4 x = __ldg((const float4*)p);
-        out[0] = x.x;
-        out[1] = x.y;
-        out[2] = x.z;
-        out[3] = x.w;
+        memcpy(out, &x, sizeof(x));
     } else if (N == 2) {
         const float2 x = __ldg((const float2*)p);
-        out[0] = x.x;
-        out[1] = x.y;
+        memcpy(out, &x, sizeof(x));
     } else {
         out[0] = __ldg(p);
     }
@@ -459,13 +456,10 @@ __device__ __forceinline__ void loadB(const float* __restrict__ row, int c0, int
 #pragma unroll
     for (int q = 0; q < F; q += step) {
         const int c = Packed ? c0 + q : c0 + kWarpSize * q;
-        if (c < dim) {
+        if (c < dim)
             loadRun<step>(row + c, b + q);
-        } else {
-#pragma unroll
-            for (int r = 0; r < step; ++r)
-                b[q + r] = 0.0f;
-        }
+        else
+            memset(b + q, 0, step * sizeof(float));
     }
 }
 // snippet: engine-loop
@@ -484,7 +478,7 @@ __device__ __forceinline__ void accumulate(int begin, int end, const int* __rest
         float myVal[V] = {};
         if (chunk + lane < end) {
             myCol = vecCol[chunk + lane];
-            loadRun<V == 4 ? 4 : V == 2 ? 2 : 1>(vecVal + (size_t)(chunk + lane) * V, myVal);
+            loadRun<V>(vecVal + (size_t)(chunk + lane) * V, myVal);
         }
         const int staged = min(kWarpSize, end - chunk);  // the same in every lane
 #pragma unroll 4
@@ -522,15 +516,14 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
         return;  // the same unit in the whole warp, so the warp leaves together
     const int lane = threadIdx.x % kWarpSize;
     const int c0 = blockIdx.y * kWarpSize * F + (packed ? lane * F : lane);
+    const int begin = unitStart[unit], end = unitStart[unit + 1];
     float acc[V][F] = {};
     if (packed)
-        accumulate<V, F, true>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
-                               acc);
+        accumulate<V, F, true>(begin, end, vecCol, vecVal, B, dim, c0, acc);
     else
-        accumulate<V, F, false>(unitStart[unit], unitStart[unit + 1], vecCol, vecVal, B, dim, c0,
-                                acc);
-    const int tag = unitPanel[unit];  // TRow: negative for a piece of a cut panel
-    const int panel = tag >= 0 ? tag : -1 - tag;
+        accumulate<V, F, false>(begin, end, vecCol, vecVal, B, dim, c0, acc);
+    // TRow: the unit's panel, written -1 - panel for a piece of a cut one.
+    const int tag = unitPanel[unit], panel = tag >= 0 ? tag : -1 - tag;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
         const int row = panel * V + k;
@@ -541,11 +534,10 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
             const int c = packed ? c0 + j : c0 + kWarpSize * j;
             if (c >= dim)
                 continue;
-            if (tag < 0) {
+            if (tag < 0)
                 atomicAdd(&C[(size_t)row * dim + c], acc[k][j]);
-            } else {
+            else
                 C[(size_t)row * dim + c] = acc[k][j];
-            }
         }
     }
 }
@@ -578,8 +570,8 @@ __global__ void countWrong(const float* __restrict__ got, const float* __restric
 // Launch: blockDim.x = 256, gridDim.x * max(1, 256 / dim) >= count * V.
 __global__ void zeroRows(const int* __restrict__ panels, int count, int V, int n, int dim,
                          float* __restrict__ C) {
-    const int width = dim < 256 ? dim : 256;
-    const int r = blockIdx.x * (256 / width) + threadIdx.x / width;  // r: (panel, row in it)
+    // A row's columns take width threads; r: the thread's (panel, row in it).
+    const int width = dim < 256 ? dim : 256, r = blockIdx.x * (256 / width) + threadIdx.x / width;
     const int row =
         threadIdx.x < 256 / width * width && r < count * V ? panels[r / V] * V + r % V : n;
     for (int c = threadIdx.x % width; row < n && c < dim; c += width)
@@ -605,8 +597,7 @@ static double gammaOf(int k) {
     return k * 0x1p-24 / (1.0 - k * 0x1p-24);
 }
 static void cpuReference(const Csr* a, const float* B, int dim, float* want, float* tol) {
-    double* acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double));
-    double* mag = acc + dim;
+    double *acc = (double*)checkedMalloc((size_t)dim * 2 * sizeof(double)), *mag = acc + dim;
     for (int i = 0; i < a->n; ++i) {
         memset(acc, 0, (size_t)dim * 2 * sizeof(double));  // acc and mag
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e) {
@@ -781,14 +772,13 @@ static void analyseInput(Input* in) {
     const double varHat = sumSq / nh - (nnz / nh) * (nnz / nh);
     for (int v = 0; v < kVCount; ++v)
         buildPcsr(a, kVChoices[v], &in->pcsr[v]);
+    const Pcsr* p = in->pcsr;
     double splitRatio[2];
     for (int v = 0; v < 2; ++v)
-        splitRatio[v] = in->pcsr[v].nonEmpty > 0
-                            ? (double)in->pcsr[v].cut[1].units / in->pcsr[v].nonEmpty
-                            : 1.0;
+        splitRatio[v] = p[v].nonEmpty > 0 ? (double)p[v].cut[1].units / p[v].nonEmpty : 1.0;
     const double cv = nnz > 0 ? sqrt(varAll > 0 ? varAll : 0) / (nnz / n) : 0.0;
     const double cvHat = nnz > 0 ? sqrt(varHat > 0 ? varHat : 0) / (nnz / nh) : 0.0;
-    const double pr2 = 1.0 - nnz / (2.0 * in->pcsr[1].vectors);
+    const double pr2 = 1.0 - nnz / (2.0 * p[1].vectors);
     int* rowsOf = (int*)checkedCalloc((size_t)dMax + 1, sizeof(int));  // rows of each length
     for (int i = 0; i < a->n; ++i)
         ++rowsOf[a->rowPtr[i + 1] - a->rowPtr[i]];
@@ -812,27 +802,26 @@ static void analyseInput(Input* in) {
 // snippet: launch-engine
 static void launchEngine(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
+    const DeviceInput* in = call->input;
     const Config c = call->cfg;
-    const int v = c.V / 2, n = call->input->a.n;  // V = 1, 2, 4: PCSR and engines 0, 1, 2
-    const Pcsr* q = &call->input->pcsr[v];
+    const int v = c.V / 2, n = in->a.n, dim = call->dim;  // V = 1, 2, 4: PCSR and engines 0, 1, 2
+    const Pcsr* q = &in->pcsr[v];
     const Cut* cut = &q->cut[c.S];
     if (cut->zeroCount * 4 > q->panels) {  // many rows to clear: all of C, as fast as a copy
-        CUDA_CHECK(cudaMemsetAsync(call->input->C, 0, (size_t)n * call->dim * sizeof(float),
-                                   call->stream));
+        CUDA_CHECK(cudaMemsetAsync(in->C, 0, (size_t)n * dim * sizeof(float), call->stream));
     } else if (cut->zeroCount > 0) {
-        zeroRows<<<ceilDiv(cut->zeroCount * c.V, 256 / (call->dim < 256 ? call->dim : 256)), 256, 0,
-                   call->stream>>>(cut->zeroPanels, cut->zeroCount, c.V, n, call->dim,
-                                   call->input->C);
+        zeroRows<<<ceilDiv(cut->zeroCount * c.V, 256 / (dim < 256 ? dim : 256)), 256, 0,
+                   call->stream>>>(cut->zeroPanels, cut->zeroCount, c.V, n, dim, in->C);
         CUDA_CHECK(cudaGetLastError());
     }
     if (cut->units == 0)
         return;
-    const dim3 grid(ceilDiv(cut->units, c.W), ceilDiv(call->dim, kWarpSize * c.F));
+    const dim3 grid(ceilDiv(cut->units, c.W), ceilDiv(dim, kWarpSize * c.F));
     // Packed columns need every B row aligned to the float4 (float2) a lane loads: dim a multiple.
-    const int packed = c.F % 4 == 0 ? call->dim % 4 == 0 : c.F % 2 == 0 && call->dim % 2 == 0;
+    const int packed = c.F % 4 == 0 ? dim % 4 == 0 : c.F % 2 == 0 && dim % 2 == 0;
     kEngines[v][c.F - 1]<<<grid, kWarpSize * c.W, 0, call->stream>>>(
-        cut->units, cut->unitStart, cut->unitPanel, q->vecCol, q->vecVal, call->input->B,
-        call->input->C, n, call->dim, packed);
+        cut->units, cut->unitStart, cut->unitPanel, q->vecCol, q->vecVal, in->B, in->C, n, dim,
+        packed);
     CUDA_CHECK(cudaGetLastError());
 }
 // end snippet
@@ -844,12 +833,13 @@ static void launchBasic(const void* p) {
         a->n, a->rowPtr, a->colIdx, a->val, call->input->B, call->input->C, call->dim);
     CUDA_CHECK(cudaGetLastError());
 }
+// The scalars of C = 1 A B + 0 C, for cuSPARSE and cuBLAS (host pointers).
+static const float kOne = 1.0f, kZero = 0.0f;
 static void launchCusparse(const void* p) {
     const SpmmCall* call = (const SpmmCall*)p;
-    const float alpha = 1.0f, beta = 0.0f;
     CUSPARSE_CHECK(cusparseSpMM(call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, call->matA, call->matB,
-                                &beta, call->matC, CUDA_R_32F, call->alg, call->buffer));
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne, call->matA, call->matB,
+                                &kZero, call->matC, CUDA_R_32F, call->alg, call->buffer));
 }
 // snippet: time-ms
 // Mean milliseconds of one call. Warm-up first (each kernel's first launch loads it); one call
@@ -979,12 +969,13 @@ static void freeDeviceInput(DeviceInput* device) {
 }
 // Compares C at judge->dim with the CPU's answer; reports the first wrong element on stderr.
 static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* variant) {
+    const int dim = judge->dim;
     unsigned long long wrong[2];
     CUDA_CHECK(cudaMemsetAsync(judge->wrong, 0, sizeof(unsigned long long), stream));
     CUDA_CHECK(cudaMemsetAsync(judge->wrong + 1, 0xff, sizeof(unsigned long long), stream));
     countWrong<<<1024, 256, 0, stream>>>(judge->input->C, judge->want, judge->tol,
-                                         (long long)judge->input->a.n * judge->dim, judge->dim,
-                                         judge->refDim, judge->wrong);
+                                         (long long)judge->input->a.n * dim, dim, judge->refDim,
+                                         judge->wrong);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpyAsync(wrong, judge->wrong, sizeof(wrong), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -992,8 +983,7 @@ static int matchesCpu(const Judge* judge, cudaStream_t stream, const char* varia
         fprintf(
             stderr,
             "%s dim %d %s: %llu elements outside the CPU's tolerance, the first C[%llu][%llu]\n",
-            judge->inputName, judge->dim, variant, wrong[0], wrong[1] / judge->dim,
-            wrong[1] % judge->dim);
+            judge->inputName, dim, variant, wrong[0], wrong[1] / dim, wrong[1] % dim);
     return wrong[0] == 0;
 }
 // snippet: checked-time
@@ -1017,12 +1007,12 @@ static float checkedTime(const Judge* judge, void (*launch)(const void*), const 
 // end snippet
 
 // ---------------------------------------------------------------- the sweep
-// The sweep's space, in a fixed order.
+// The sweep's space, in a fixed order; F up to what dim needs, as a warp covers 32 F columns.
 static int buildConfigs(int dim, int small, Config* out) {
     int count = 0;
     for (int v = 0; v < kVCount; ++v)
         for (int S = 0; S <= 1; ++S)
-            for (int F = 1; F <= maxFFor(dim); ++F)
+            for (int F = 1; F <= ceilDiv(dim, kWarpSize); ++F)
                 for (int w = 0; w < (small ? 2 : 4); ++w)
                     out[count++] = makeConfig(small ? kSmallWarpChoices[w] : kWarpChoices[w], F,
                                               kVChoices[v], S);
@@ -1120,7 +1110,6 @@ static void safetyNet(const Judge* judge, SpmmCall* call, Config pick, int skip,
 // cuSPARSE's operands for call->input's A, B and C at call->dim, and the work buffer its
 // algorithm call->alg asks for (create 0: all of them destroyed).
 static void cusparseOperands(SpmmCall* call, int create) {
-    const float alpha = 1.0f, beta = 0.0f;
     const Csr* a = &call->input->a;
     size_t bytes = 0;
     if (!create) {
@@ -1138,8 +1127,8 @@ static void cusparseOperands(SpmmCall* call, int create) {
     CUSPARSE_CHECK(cusparseCreateDnMat(&call->matC, a->n, call->dim, call->dim, call->input->C,
                                        CUDA_R_32F, CUSPARSE_ORDER_ROW));
     CUSPARSE_CHECK(cusparseSpMM_bufferSize(
-        call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
-        call->matA, call->matB, &beta, call->matC, CUDA_R_32F, call->alg, &bytes));
+        call->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne,
+        call->matA, call->matB, &kZero, call->matC, CUDA_R_32F, call->alg, &bytes));
     call->buffer = NULL;
     if (bytes > 0)
         CUDA_CHECK(cudaMalloc(&call->buffer, bytes));
@@ -1251,8 +1240,7 @@ static void printDimRow(const Input* in, const DimResult* r, Config predicted) {
 static const Tree* treeFor(const Model* m, int dim) {
     const Tree* best = NULL;
     for (int t = 0; t < m->treeCount; ++t) {
-        const int gap = abs(m->trees[t].dim - dim);
-        const int bestGap = best ? abs(best->dim - dim) : INT_MAX;
+        const int gap = abs(m->trees[t].dim - dim), bestGap = best ? abs(best->dim - dim) : INT_MAX;
         if (gap < bestGap || (gap == bestGap && m->trees[t].dim > best->dim))
             best = &m->trees[t];
     }
@@ -1268,7 +1256,7 @@ static Config predict(const Tree* tree, const double* x, int dim) {
         node = x[s->feature] <= s->threshold ? s->left : s->right;
     }
     Config c = tree->nodes[node].leaf;
-    c.F = c.F < maxFFor(dim) ? c.F : maxFFor(dim);
+    c.F = c.F < ceilDiv(dim, kWarpSize) ? c.F : ceilDiv(dim, kWarpSize);
     return c;
 }
 // end snippet
@@ -1308,10 +1296,8 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
     int bestFeature = -1;
     double bestGain = kSplitNoise * sqrt((double)count), bestThreshold = 0.0;
     for (int k = 0; k < set->features; ++k) {
-        for (int i = 0; i < count; ++i) {
-            scratch[i].key = set->x[(size_t)samples[i] * kFeatures + k];
-            scratch[i].id = samples[i];
-        }
+        for (int i = 0; i < count; ++i)
+            scratch[i] = makeKey(set->x[(size_t)samples[i] * kFeatures + k], samples[i]);
         qsort(scratch, (size_t)count, sizeof(KeyOf), byKey);
         memset(prefix, 0, (size_t)C * sizeof(double));
         for (int cut = 1; cut < count; ++cut) {  // left: the first `cut` graphs
@@ -1361,7 +1347,7 @@ static int growTree(const TrainSet* set, int* samples, int count, int depth, int
 static void fitTree(const TrainSet* set, int without, int maxDepth, Tree* tree) {
     int* samples = (int*)checkedMalloc((size_t)set->samples * sizeof(int));
     KeyOf* scratch = (KeyOf*)checkedMalloc((size_t)set->samples * sizeof(KeyOf));
-    double* sums = (double*)checkedCalloc((size_t)2 * set->configCount + 2, sizeof(double));
+    double sums[2 * kMaxConfigs];  // growTree's per-configuration totals and prefix sums
     int count = 0;
     for (int g = 0; g < set->samples; ++g)
         if (g / kFamilyMembers != without)
@@ -1371,7 +1357,6 @@ static void fitTree(const TrainSet* set, int without, int maxDepth, Tree* tree) 
     growTree(set, samples, count, 0, maxDepth, tree, scratch, sums);
     free(samples);
     free(scratch);
-    free(sums);
 }
 // snippet: lofo
 // Leave one family out: for each family, fit on the others and score the trees on the family they
@@ -1431,17 +1416,14 @@ static void printTree(FILE* out, const Tree* tree, const char* before, const cha
 }
 static void writeModel(FILE* out, const Model* m, const char* gpu, const char* date, double lofo,
                        int depth, const Options* o) {
-    fprintf(out, "%s\n# gpu: %.100s\n# date: %s\n", kModelHeader, gpu, date);
-    fprintf(out, "# training: %d generated graphs, %d families (", kFamilyCount * kFamilyMembers,
-            kFamilyCount);
+    fprintf(out, "%s\n# gpu: %.100s\n# date: %s\n# training: %d generated graphs, %d families (",
+            kModelHeader, gpu, date, kFamilyCount * kFamilyMembers, kFamilyCount);
     for (int f = 0; f < kFamilyCount; ++f)
         fprintf(out, "%s%s", f ? ", " : "", kFamilyNames[f]);
-    fprintf(
-        out,
-        "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes %lld)\n",
-        kFamilyMembers, kTrainMaxNnz);
-    fprintf(out, "# runs: %d warm-up + %d timed graph replays per configuration, dims",
-            kTrainWarmupRuns, kTrainTimedRuns);
+    fprintf(out,
+            "), %d members each, shapes stratified, 1024..1048576 rows (fewer where nnz passes "
+            "%lld)\n# runs: %d warm-up + %d timed graph replays per configuration, dims",
+            kFamilyMembers, kTrainMaxNnz, kTrainWarmupRuns, kTrainTimedRuns);
     for (int i = 0; i < o->dimCount; ++i)
         fprintf(out, " %d", o->dims[i]);
     fprintf(out,
@@ -1481,8 +1463,7 @@ static int sweepFamily(const Options* o, const Input* graphs, int count, TrainSe
             const DimResult* r = &results[di];
             char name[32];
             printf(" {%s}", r->best >= 0 ? configName(r->configs[r->best], name, 32) : "none");
-            memcpy(sets[di].x + (size_t)g * kFeatures, graphs[g].feature,
-                   sizeof(graphs[g].feature));
+            memcpy(sets[di].x + (size_t)g * kFeatures, graphs[g].feature, sizeof(graphs->feature));
             for (int c = 0; c < r->configCount; ++c)
                 sets[di].perf[(size_t)g * r->configCount + c] = logPerf(perfOf(r, r->configs[c]));
         }
@@ -1507,10 +1488,8 @@ static int* rcmOrder(const Csr* a) {
     int* order = (int*)checkedMalloc((size_t)n * sizeof(int));  // the visit order, a BFS queue
     char* seen = (char*)checkedCalloc((size_t)n, 1);
     KeyOf *byDeg = (KeyOf*)checkedMalloc((size_t)n * 2 * sizeof(KeyOf)), *batch = byDeg + n;
-    for (int i = 0; i < n; ++i) {
-        byDeg[i].key = a->rowPtr[i + 1] - a->rowPtr[i];
-        byDeg[i].id = i;
-    }
+    for (int i = 0; i < n; ++i)
+        byDeg[i] = makeKey(a->rowPtr[i + 1] - a->rowPtr[i], i);
     qsort(byDeg, (size_t)n, sizeof(KeyOf), byKey);
     int tail = 0;
     for (int s = 0; s < n; ++s) {
@@ -1527,8 +1506,7 @@ static int* rcmOrder(const Csr* a) {
                 if (seen[v])
                     continue;
                 seen[v] = 1;
-                batch[count].key = a->rowPtr[v + 1] - a->rowPtr[v];
-                batch[count++].id = v;
+                batch[count++] = makeKey(a->rowPtr[v + 1] - a->rowPtr[v], v);
             }
             qsort(batch, (size_t)count, sizeof(KeyOf), byKey);
             for (int k = 0; k < count; ++k)
@@ -1548,9 +1526,8 @@ static int* rcmOrder(const Csr* a) {
 // ---------------------------------------------------------------- the GCN
 // In [-1, 1) / 16: a layer keeps its input's scale.
 static float weightValue(int layer, int row, int col) {
-    return hashedValue(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^
-                       kSeedWeights) *
-           0x1p-4f;
+    return 0x1p-4f * hashedValue(((uint64_t)layer << 40 | (uint64_t)row << 20 | (uint64_t)col) ^
+                                 kSeedWeights);
 }
 // snippet: gcn-layer
 // The forward pass, each layer transform first: T = H W (cuBLAS; row-major, so as the transpose of
@@ -1558,12 +1535,11 @@ static float weightValue(int layer, int row, int col) {
 // layer 1.
 static void launchGcn(const void* p) {
     const GcnPass* gcn = (const GcnPass*)p;
-    const float one = 1.0f, zero = 0.0f;
     for (int layer = 0; layer < 2; ++layer) {
         const int k = gcn->width[layer], m = gcn->width[layer + 1];
-        CUBLAS_CHECK(cublasSgemm(gcn->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, gcn->n, k, &one,
+        CUBLAS_CHECK(cublasSgemm(gcn->blas, CUBLAS_OP_N, CUBLAS_OP_N, m, gcn->n, k, &kOne,
                                  gcn->weight[layer], m, layer == 0 ? gcn->x : gcn->aggregated[0], k,
-                                 &zero, gcn->transformed[layer], m));
+                                 &kZero, gcn->transformed[layer], m));
         gcn->aggregate(&gcn->agg[layer]);
         if (layer == 0) {
             const long long count = (long long)gcn->n * m;
@@ -1574,10 +1550,11 @@ static void launchGcn(const void* p) {
     }
 }
 // end snippet
-// Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's, element by element.
-static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, float* hostZ,
-                      const char* variant) {
-    const long long count = (long long)gcn->n * gcn->width[2];
+// Runs the pass once on NaN-poisoned outputs and compares Z with the CPU's (want, followed by its
+// bounds), element by element.
+static int gcnMatches(GcnPass* gcn, const double* want, float* hostZ, const char* variant) {
+    const long long m = gcn->width[2], count = gcn->n * m;  // Z is n x m
+    const double* bound = want + count;
     CUDA_CHECK(
         cudaMemset(gcn->aggregated[0], 0xff, (size_t)gcn->n * gcn->width[1] * sizeof(float)));
     CUDA_CHECK(cudaMemset(gcn->aggregated[1], 0xff, (size_t)count * sizeof(float)));
@@ -1595,8 +1572,7 @@ static int gcnMatches(GcnPass* gcn, const double* want, const double* bound, flo
         fprintf(stderr,
                 "GCN %s: %lld elements of Z wrong; first Z[%lld][%lld] = %.9g, want %.9g (bound "
                 "%.3g)\n",
-                variant, bad, first / gcn->width[2], first % gcn->width[2], hostZ[first],
-                want[first], bound[first]);
+                variant, bad, first / m, first % m, hostZ[first], want[first], bound[first]);
     return bad == 0;
 }
 // The GCN on one input, its aggregations by cuSPARSE in one run and by the decider's picks in the
@@ -1609,8 +1585,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
     DeviceInput device, view[2];
     uploadInput(in, &device, 1);
     for (int t = 0; t < 3; ++t) {
-        const int rows = t == 0 ? n : width[t - 1];
-        const int cols = width[t == 0 ? 0 : t];
+        const int rows = t == 0 ? n : width[t - 1], cols = width[t];
         host[t] = (float*)checkedMalloc((size_t)rows * cols * sizeof(float));
         for (int e = 0; e < rows * cols; ++e)
             host[t][e] =
@@ -1624,8 +1599,7 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         cpuLayer(&in->a, h[layer], h[layer] + (size_t)n * width[layer], width[layer],
                  host[layer + 1], width[layer + 1], layer == 0, h[layer + 1],
                  h[layer + 1] + (size_t)n * width[layer + 1]);
-    GcnPass gcn;
-    memset(&gcn, 0, sizeof(gcn));
+    GcnPass gcn = {};
     gcn.n = n;
     gcn.x = dev[0];
     memcpy(gcn.width, width, sizeof(gcn.width));
@@ -1648,12 +1622,11 @@ static int runGcn(const Input* in, const int* width, const Config* chosen, cudaS
         cusparseOperands(&gcn.agg[layer], 1);
     }
     float* hostZ = (float*)checkedMalloc((size_t)n * width[2] * sizeof(float));
-    const char* names[2] = {"cuSPARSE", "decider"};
     float ms[2] = {0.0f, 0.0f};
     int failures = 0;
     for (int run = 0; run < 2; ++run) {
         gcn.aggregate = run == 0 ? launchCusparse : launchEngine;
-        if (!gcnMatches(&gcn, h[2], h[2] + (size_t)n * width[2], hostZ, names[run]))
+        if (!gcnMatches(&gcn, h[2], hostZ, run == 0 ? "cuSPARSE" : "decider"))
             ++failures;
         else
             ms[run] = timeMs(launchGcn, &gcn, stream, kWarmupRuns, kTimedRuns, 0);
@@ -1707,8 +1680,8 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
                                           : ",");
         } else {
             printf("%s: pr_2 %.3f -> %.3f, b %.0f -> %.0f; swept at its first %d dims\n",
-                   inputs[i].name, from->feature[fPr2], inputs[i].feature[fPr2], from->feature[fB],
-                   inputs[i].feature[fB], inputs[i].sweepDims);
+                   inputs[i].name, from->feature[fPr2], f[fPr2], from->feature[fB], f[fB],
+                   inputs[i].sweepDims);
         }
     }
     printf(
@@ -1837,11 +1810,10 @@ static void printReorderTable(const Options* o, const Input* inputs, int count,
             const DimResult* after = &results[i * o->dimCount + di];
             if (before->best < 0 || after->best < 0)
                 continue;
-            const double base = before->cusparseMs;
-            const double s[2] = {ratio(base, before->ms[before->best]),
-                                 ratio(base, after->ms[after->best])};
+            const double s[2] = {ratio(before->cusparseMs, before->ms[before->best]),
+                                 ratio(before->cusparseMs, after->ms[after->best])};
             printf("~ %-18s %4d %10.2f %8.2f %8.2f\n", inputs[from].name, o->dims[di],
-                   ratio(base, after->cusparseMs), s[0], s[1]);
+                   ratio(before->cusparseMs, after->cusparseMs), s[0], s[1]);
             if (s[0] <= 0.0 || s[1] <= 0.0)
                 continue;
             logs[0] += log(s[0]);
@@ -2539,8 +2511,7 @@ static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
     a->colIdx = a->rowPtr + n + 1;
     a->val = (float*)(a->colIdx + t->count + 1);
     for (long long k = 0; k < t->count; ++k) {
-        const int e = order[k];
-        const int prev = k > 0 ? order[k - 1] : -1;
+        const int e = order[k], prev = k > 0 ? order[k - 1] : -1;
         if (prev >= 0 && t->row[prev] == t->row[e] && t->col[prev] == t->col[e])
             continue;
         ++a->rowPtr[t->row[e] + 1];
@@ -2554,7 +2525,6 @@ static void csrFromTriples(int n, int cols, Triples* t, Csr* a) {
     free(t->row);
     free(t->col);
     free(t->val);
-    memset(t, 0, sizeof(*t));
 }
 // The lesson's CSR from the reader's entries. A pattern file, or one whose values are all equal,
 // could not show a kernel that pairs a value with the wrong column, so its values come from
@@ -2578,14 +2548,13 @@ static int csrFromFile(const char* path, int maxDim, Csr* a) {
     if (need > have)
         return refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path,
                       need, have);
-    int allEqual = 1;
-    for (int e = 1; e < mm.entries && allEqual; ++e)
-        allEqual = mm.entry[e].val == mm.entry[0].val;
+    int edgeValues = 1;  // a pattern file, or all values equal
+    for (int e = 1; e < mm.entries && edgeValues; ++e)
+        edgeValues = mm.field == MM_PATTERN || mm.entry[e].val == mm.entry[0].val;
     Triples t = {0, 0, NULL, NULL, NULL};
     for (int e = 0; e < mm.entries; ++e) {
         const MmEntry x = mm.entry[e];
-        addTriple(&t, x.row, x.col,
-                  mm.field == MM_PATTERN || allEqual ? edgeValue(x.row, x.col) : (float)x.val);
+        addTriple(&t, x.row, x.col, edgeValues ? edgeValue(x.row, x.col) : (float)x.val);
     }
     mmFree(&mm);
     csrFromTriples(mm.rows, mm.cols, &t, a);
@@ -2598,8 +2567,7 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     for (int i = 0; i < a->n; ++i)
         perm[i] = newId ? newId[i] : i;
     for (int i = a->n - 1; i > 0 && !newId; --i) {  // Fisher-Yates
-        const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1));
-        const int x = perm[i];
+        const int j = (int)(splitmix64(&seed) % (uint64_t)(i + 1)), x = perm[i];
         perm[i] = perm[j];
         perm[j] = x;
     }
@@ -2607,11 +2575,10 @@ static void permuteCsr(Csr* a, const int* newId, uint64_t seed, Csr* out) {
     for (int i = 0; i < a->n; ++i)
         for (int e = a->rowPtr[i]; e < a->rowPtr[i + 1]; ++e)
             addTriple(&t, perm[i], perm[a->colIdx[e]], a->val[e]);
-    const int n = a->n;
     if (out == a)
         free(a->rowPtr);
     free(perm);
-    csrFromTriples(n, n, &t, out);
+    csrFromTriples(a->n, a->n, &t, out);
 }
 // Graph500 Kronecker (R-MAT): each edge picks one quadrant per level, which piles edges onto a few
 // vertices (a power law). Graph500 then shuffles the ids, so a vertex's neighbours are anywhere.
@@ -2718,8 +2685,7 @@ static void generateRandom(int n, int perVertex, int window, double skew, int bi
                 v = u + (int)(r * (2 * window + 1)) - window;
                 v = v < 0 ? -v : v >= pool ? 2 * (pool - 1) - v : v;  // reflect at the ends
             }
-            addEdge(&t, u,
-                    bipartite ? half + (v < pool ? v : pool - 1) : (v < pool ? v : pool - 1));
+            addEdge(&t, u, (bipartite ? half : 0) + (v < pool ? v : pool - 1));
         }
     csrFromTriples(n, n, &t, a);
 }
@@ -2741,8 +2707,7 @@ static double stratified(int family, int member, int draw) {
 }
 static void generateTrainGraph(int family, int member, Input* in) {
     const uint64_t seed = kSeedTrain + 64 * (uint64_t)family + (uint64_t)member;
-    const double r1 = stratified(family, member, 1);
-    const double r2 = stratified(family, member, 2);
+    const double r1 = stratified(family, member, 1), r2 = stratified(family, member, 2);
     int n = (int)lround(1024.0 * pow(1024.0, member / (kFamilyMembers - 1.0)));
     const int shuffle = stratified(family, member, 3) < 0.35;  // a third: ids scattered
     Csr* a = &in->a;
@@ -2831,7 +2796,7 @@ static int parseInt(const char* s, int lo, int hi, int* out) {
 }
 // One node line into tree->nodes[id].
 static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
-    int got = -1, w = 0, f = 0, v = 0, s = 0;
+    int got = -1;
     TreeNode* node = &tree->nodes[id];
     if (n != 6 || !parseInt(tok[0], 0, kMaxTreeNodes, &got) ||
         (strcmp(tok[1], "leaf") && strcmp(tok[1], "split")))
@@ -2842,17 +2807,15 @@ static int parseNode(const MmLines* r, char** tok, int n, Tree* tree, int id) {
                       id, tree->dim);
     node->feature = -1;
     if (strcmp(tok[1], "leaf") == 0) {
-        const int ints = parseInt(tok[2], 1, 8, &w) && parseInt(tok[3], 1, 8, &f) &&
-                         parseInt(tok[4], 1, 4, &v) && parseInt(tok[5], 0, 1, &s);
-        node->leaf = makeConfig(w, f, v, s);
-        if (!ints)
+        if (!parseInt(tok[2], 1, 8, &node->leaf.W) || !parseInt(tok[3], 1, 8, &node->leaf.F) ||
+            !parseInt(tok[4], 1, 4, &node->leaf.V) || !parseInt(tok[5], 0, 1, &node->leaf.S))
             return mmFail(r, "leaf W F V S: want integers, W and F 1..8, V 1..4, S 0 or 1");
         Config space[kMaxConfigs];  // the sweep's: its engines compiled, its PCSRs built
         if (findConfig(space, buildConfigs(tree->dim, 0, space), node->leaf) < 0)
             return mmFail(r,
                           "leaf configuration W%d F%d V%d S%d is not one this program runs at dim "
                           "%d (retrain: ./spmm --train)",
-                          w, f, v, s, tree->dim);
+                          node->leaf.W, node->leaf.F, node->leaf.V, node->leaf.S, tree->dim);
         return 0;
     }
     for (int k = 0; k < kFeatures; ++k)
@@ -2984,10 +2947,9 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         const char* path = o->pathCount > 0 ? o->paths[p] : kDataPath;
         if (o->pathCount == 0 && access(path, F_OK) != 0 && errno == ENOENT)
             return refuse("%s: cannot open: %s (%s)", path, strerror(ENOENT), kWrongFolder);
-        Csr* a = addInput(
-            inputs, count,
-            o->pathCount > 0 ? (strrchr(path, '/') ? strrchr(path, '/') + 1 : path) : "words",
-            "%.100s%s", path, o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
+        const char* base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;  // the file's name
+        Csr* a = addInput(inputs, count, o->pathCount > 0 ? base : "words", "%.100s%s", path,
+                          o->pathCount > 0 ? "" : ", the CUDA word graph, ids alphabetical");
         if (!csrFromFile(path, o->dims[o->dimCount - 1], a))
             return 0;  // a left empty, which freeInputs passes over
     }
@@ -3002,11 +2964,11 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
         generateMesh(kMeshSide[small], 3, 1,
                      addInput(inputs, count, name, "27-point stencil on a %d^3 grid, ids row-major",
                               kMeshSide[small]));
-        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity,
-                         addInput(inputs, count, "community",
+        Csr* community = addInput(inputs, count, "community",
                                   "%d vertices in clusters of 16..64 consecutive ids, p = 0.7 "
                                   "inside, 2 random edges each",
-                                  comm));
+                                  comm);
+        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, community);
         snprintf(name, sizeof(name), "road-%d", kRoadSide[small]);
         generateRoad(
             kRoadSide[small], kRoadKeep, kSeedRoad,
@@ -3031,11 +2993,10 @@ static int buildInputs(const Options* o, Input* inputs, int* count) {
             addTriple(&t, i / kRectPerRow, col, edgeValue(i / kRectPerRow, col));
         }
         csrFromTriples(rows, kRectCols[small], &t, rect);
-        Csr* shuffled =
+        permuteCsr(
+            community, NULL, kSeedShuffle,
             addInput(inputs, count, "community-shuffled",
-                     "community with its ids shuffled: the same graph, its locality hidden");
-        generateClusters(comm, 16, 64, 0.7, 2, kSeedCommunity, shuffled);
-        permuteCsr(shuffled, NULL, kSeedShuffle, shuffled);
+                     "community with its ids shuffled: the same graph, its locality hidden"));
     }
     for (int i = 0; i < *count; ++i)
         inputs[i].sweepDims = o->dimCount;
