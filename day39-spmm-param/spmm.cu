@@ -544,9 +544,11 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
 // end snippet
 typedef void (*EngineKernel)(int, const int*, const int*, const int*, const float*, const float*,
                              float*, int, int, int);
-#define ENGINE_ROW(V)                                                        \
-    {spmmEngine<V, 1>, spmmEngine<V, 2>, spmmEngine<V, 3>, spmmEngine<V, 4>, \
-     spmmEngine<V, 5>, spmmEngine<V, 6>, spmmEngine<V, 7>, spmmEngine<V, 8>}
+#define ENGINE_ROW(V)                                                                             \
+    {                                                                                             \
+        spmmEngine<V, 1>, spmmEngine<V, 2>, spmmEngine<V, 3>, spmmEngine<V, 4>, spmmEngine<V, 5>, \
+            spmmEngine<V, 6>, spmmEngine<V, 7>, spmmEngine<V, 8>                                  \
+    }
 static const EngineKernel kEngines[3][kMaxF] = {ENGINE_ROW(1), ENGINE_ROW(2), ENGINE_ROW(4)};
 #undef ENGINE_ROW
 // The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the
@@ -1039,72 +1041,65 @@ static double wallMs(void) {
 // does not take its pick on trust. It scores the pick and its neighbours (one of W, V and S
 // changed, or F by one) and moves to the fastest while that one wins by more than kNetMargin: a
 // short climb from where the tree landed, not a sweep. score(ctx, k) is configuration k's log
-// speed: timed on the GPU in a run, read from the sweep in training's estimate, so that both judge
-// the same decider. Each configuration is scored once; scored says how many were.
+// speed: timed on the GPU in a run (once each), read from the sweep in training's estimate, so
+// that both judge the same decider.
 typedef double (*ScoreFn)(void* ctx, int k);
-static int isNeighbour(Config a, Config b) {
-    const int differ = (a.W != b.W) + (a.F != b.F) + (a.V != b.V) + (a.S != b.S);
-    return differ == 1 && abs(a.F - b.F) <= 1;
-}
-static int climb(const Config* configs, int count, int start, ScoreFn score, void* ctx,
-                 int* scored) {
-    double known[kMaxConfigs];
-    for (int k = 0; k < count; ++k)
-        known[k] = NAN;
+static int climb(const Config* configs, int count, int start, ScoreFn score, void* ctx) {
     int at = start;
-    known[at] = score(ctx, at);
-    *scored = 1;
     for (int round = 0; round < kNetRounds; ++round) {
         int best = -1;
         for (int k = 0; k < count; ++k) {
-            if (!isNeighbour(configs[at], configs[k]))
+            const Config a = configs[at], b = configs[k];  // neighbours: one knob apart, F by one
+            if ((a.W != b.W) + (a.F != b.F) + (a.V != b.V) + (a.S != b.S) != 1 ||
+                abs(a.F - b.F) > 1)
                 continue;
-            if (isnan(known[k])) {
-                known[k] = score(ctx, k);
-                ++*scored;
-            }
-            best = best < 0 || known[k] > known[best] ? k : best;
+            best = best < 0 || score(ctx, k) > score(ctx, best) ? k : best;
         }
-        if (best < 0 || !(known[best] > known[at] + kNetMargin))
+        if (best < 0 || !(score(ctx, best) > score(ctx, at) + kNetMargin))
             break;
         at = best;
     }
     return at;
 }
-// In a run, configuration k timed as the lesson times everything (checked, a warm-up, a graph
-// replay): the net reads nothing of the sweep, since a user's run has none.
+// In a run, configuration k timed the first time it is asked for, as the lesson times everything
+// (checked, a warm-up, a graph replay; a failure kept as -1): the net reads nothing of the sweep,
+// since a user's run has none.
 struct NetRun {
     const Judge* judge;
     SpmmCall* call;
     const Config* configs;
     int* failures;
+    int timed;
     float ms[kMaxConfigs];
 };
 static double timedScore(void* ctx, int k) {
     NetRun* net = (NetRun*)ctx;
-    char variant[48];
-    configName(net->configs[k], variant, sizeof(variant));
-    strcat(variant, " (net)");
-    net->call->cfg = net->configs[k];
-    net->ms[k] = checkedTime(net->judge, launchEngine, net->call, variant, kWarmupRuns, kTimedRuns,
-                             net->failures);
+    if (net->ms[k] == 0.0f) {
+        char variant[48];
+        configName(net->configs[k], variant, sizeof(variant));
+        net->call->cfg = net->configs[k];
+        const float ms = checkedTime(net->judge, launchEngine, net->call, variant, kWarmupRuns,
+                                     kTimedRuns, net->failures);
+        net->ms[k] = ms > 0.0f ? ms : -1.0f;
+        ++net->timed;
+    }
     return net->ms[k] > 0.0f ? -log(net->ms[k]) : -INFINITY;
 }
 // The climb in a run: its cost is the host's wall time of its timings, checks included; what it
 // saves, the net's own difference a call between the tree's pick and the kept one.
 static void safetyNet(const Judge* judge, SpmmCall* call, Config pick, int skip, DimResult* r,
                       int* failures) {
-    NetRun net = {judge, call, r->configs, failures, {0.0f}};
+    NetRun net = {judge, call, r->configs, failures, 0, {0.0f}};
     const int start = findConfig(r->configs, r->configCount, pick);
     r->kept = pick;
     if (skip || start < 0)
         return;  // a reordered copy: Table 6 judges no decider
     const double started = wallMs();
-    const int kept = climb(r->configs, r->configCount, start, timedScore, &net, &r->netTimed);
+    const int kept = climb(r->configs, r->configCount, start, timedScore, &net);
     r->netSpentMs = (float)(wallMs() - started);
+    r->netTimed = net.timed;
     r->kept = r->configs[kept];
-    r->netSavedMs =
-        net.ms[kept] > 0.0f && net.ms[start] > 0.0f ? net.ms[start] - net.ms[kept] : 0.0f;
+    r->netSavedMs = net.ms[start] > 0.0f ? net.ms[start] - net.ms[kept] : 0.0f;
 }
 // end snippet
 // cuSPARSE's operands for call->input's A, B and C at call->dim, and the work buffer its
@@ -1381,9 +1376,9 @@ static double leaveOneFamilyOut(TrainSet* sets, int dimCount, int features, int 
             for (int g = f * kFamilyMembers; g < (f + 1) * kFamilyMembers; ++g) {  // family f's
                 const Config c = predict(&held, sets[di].x + (size_t)g * kFeatures, held.dim);
                 double* perf = sets[di].perf + (size_t)g * sets[di].configCount;
-                int k = findConfig(sets[di].configs, sets[di].configCount, c), scored = 0;
+                int k = findConfig(sets[di].configs, sets[di].configCount, c);
                 if (net && k >= 0)
-                    k = climb(sets[di].configs, sets[di].configCount, k, sweptScore, perf, &scored);
+                    k = climb(sets[di].configs, sets[di].configCount, k, sweptScore, perf);
                 logs += k >= 0 ? perf[k] : logPerf(0.0);
                 ++count;
             }
@@ -1705,11 +1700,9 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
     printf(
         "Each variant: C poisoned with NaN, one call checked against the CPU, %d warm-up, then %d "
         "to %d calls (%.1f ms\nor more) timed as one graph replay, and the last call's C checked "
-        "again. Default: W%d F%d V%d S%d.\nThe safety net: per dim from the tree's pick, its "
-        "neighbours "
-        "(one of W, V, S changed, or F by one)\ntimed the same way again, the fastest kept while "
-        "it "
-        "wins by more than %.0f %%, at most %d moves\n",
+        "again. Default: W%d F%d V%d S%d.\nThe safety net: per dim from the tree's pick, a climb: "
+        "its neighbours (one knob changed, F by one)\ntimed the same way, the fastest kept "
+        "while it wins by over %.0f %%, at most %d moves\n",
         kWarmupRuns, kTimedRuns, kMaxTimedRuns, kMinWindowMs, kDefaultW, kDefaultF, kDefaultV,
         kDefaultS, 100.0 * kNetMargin, kNetRounds);
 }
@@ -1720,9 +1713,9 @@ static void hostPart(const Options* o, const Model* model, Input* inputs, int co
 static void printOracleTables(const Options* o, const Input* inputs, int count,
                               const DimResult* results, const Config* predicted) {
     // Sums per input, per dim and overall: the logs of the oracle's speedup, of the tree's share
-    // and of the decider's, then the net's ms spent and saved, the configurations it timed and
-    // those the sweep timed.
-    double dimSum[kMaxDims][7] = {{0}}, all[7] = {0}, minSpeedup = 0.0;
+    // and of the decider's, then the net's ms spent and saved; and the configurations the net and
+    // the sweep timed.
+    double dimSum[kMaxDims][5] = {{0}}, all[5] = {0}, minSpeedup = 0.0, timed[2] = {0.0, 0.0};
     double worst[2] = {1.0, 1.0};  // worst input: tree, decider
     int dimCount[kMaxDims] = {0}, allCount = 0;
     printf(
@@ -1734,7 +1727,7 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
     for (int i = 0; i < count; ++i) {
         if (inputs[i].reorderedFrom >= 0)
             continue;
-        double sum[7] = {0}, low = 0.0;
+        double sum[5] = {0}, low = 0.0;
         int n = 0;
         for (int di = 0; di < o->dimCount; ++di) {
             const int at = i * o->dimCount + di;
@@ -1742,14 +1735,11 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
             const double s = r->best >= 0 ? ratio(r->cusparseMs, r->ms[r->best]) : 0.0;
             if (s <= 0.0)
                 continue;
-            const double v[7] = {log(s),
-                                 log(perfOf(r, predicted[at])),
-                                 log(perfOf(r, r->kept)),
-                                 r->netSpentMs,
-                                 r->netSavedMs,
-                                 (double)r->netTimed,
-                                 (double)r->configCount};
-            for (int k = 0; k < 7; ++k) {
+            const double v[5] = {log(s), log(perfOf(r, predicted[at])), log(perfOf(r, r->kept)),
+                                 r->netSpentMs, r->netSavedMs};
+            timed[0] += r->netTimed;
+            timed[1] += r->configCount;
+            for (int k = 0; k < 5; ++k) {
                 sum[k] += v[k];
                 dimSum[di][k] += v[k];
                 all[k] += v[k];
@@ -1780,7 +1770,8 @@ static void printOracleTables(const Options* o, const Input* inputs, int count,
         "~ safety net (a climb from the tree's pick): %.1f configurations timed a dim of the "
         "sweep's %.1f, %.1f ms spent, %.4f ms saved a call at each dim: pays for itself after %.0f "
         "such calls\n",
-        all[5] / allCount, all[6] / allCount, all[3], all[4], all[4] > 0.0 ? all[3] / all[4] : 0.0);
+        timed[0] / allCount, timed[1] / allCount, all[3], all[4],
+        all[4] > 0.0 ? all[3] / all[4] : 0.0);
     printGoal("decider >= 0.97 of the oracle, geometric mean over inputs x dims", 0.97,
               "decider_vs_oracle_geomean", geomean(all[2], allCount), 3);
     printGoal("decider >= 0.8 of the oracle on every input", 0.8, "decider_vs_oracle_min", worst[1],
@@ -3038,9 +3029,8 @@ static int trainMain(const Options* o) {
         freeInputs(graphs, count);
         return 2;
     }
-    Model model;
+    Model model = {};
     TrainSet sets[kMaxDims];
-    model.treeCount = 0;
     printf(
         "Each configuration: checked against the CPU at dim %d, then at each dim %d warm-up and %d "
         "or more calls timed\n",
