@@ -544,11 +544,9 @@ __global__ void spmmEngine(int units, const int* __restrict__ unitStart,
 // end snippet
 typedef void (*EngineKernel)(int, const int*, const int*, const int*, const float*, const float*,
                              float*, int, int, int);
-#define ENGINE_ROW(V)                                                                             \
-    {                                                                                             \
-        spmmEngine<V, 1>, spmmEngine<V, 2>, spmmEngine<V, 3>, spmmEngine<V, 4>, spmmEngine<V, 5>, \
-            spmmEngine<V, 6>, spmmEngine<V, 7>, spmmEngine<V, 8>                                  \
-    }
+#define ENGINE_ROW(V)                                                        \
+    {spmmEngine<V, 1>, spmmEngine<V, 2>, spmmEngine<V, 3>, spmmEngine<V, 4>, \
+     spmmEngine<V, 5>, spmmEngine<V, 6>, spmmEngine<V, 7>, spmmEngine<V, 8>}
 static const EngineKernel kEngines[3][kMaxF] = {ENGINE_ROW(1), ENGINE_ROW(2), ENGINE_ROW(4)};
 #undef ENGINE_ROW
 // The judge on the device: counts the elements of C (n x dim) outside the CPU's tolerance, and the
