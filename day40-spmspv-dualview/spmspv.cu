@@ -630,12 +630,8 @@ typedef struct {
 } Db;
 // One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first,
 // then side entries). A split block row's pieces leave partial sums; the last to arrive adds them.
-// It carries where its block row starts in each array (blocks [firstBlock, endBlock), entries
-// from entryStart, blocked of them, side entries from sideStart), so that a warp issues every
-// load of the item at once instead of a chain of lookups, each waiting for the last.
 typedef struct {
     int blockRow, begin, end, piece, pieces, partialBase, splitId;
-    int firstBlock, endBlock, entryStart, blocked, sideStart;
 } PullItem;
 // A format's pull items, and the block rows split into pieces and those pieces (the partial sums').
 typedef struct {
@@ -875,10 +871,9 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     float* mine = sums + lane;
     for (int r = 0; r < kBlockDim; ++r)
         mine[r * kWarpSize] = 0.0f;
-    const int b0 = it.firstBlock, b1 = it.endBlock, e0 = it.entryStart, blocked = it.blocked;
-    const int stop = it.end < blocked ? it.end : blocked, s0 = it.sideStart;
-    // The side part's row starts, loaded now so that they arrive while the blocked part runs.
-    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX;
+    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
+              e0 = view.blockStart[b0];
+    const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
     int pos = it.begin;
     for (int wb = b0; pos < stop; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
@@ -907,6 +902,8 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
+              s0 = __shfl_sync(kFullMask, myRowStart, 0);
     for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
          pos += kWarpSize * kPullUnroll) {
         int col[kPullUnroll];
@@ -1193,17 +1190,10 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
             skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
     } else {
-        // Each warp loads its next item while it works on this one.
         const int warp = threadIdx.x / kWarpSize;
-        const long long first = blockIdx.x * (long long)kWarpsPerCta + warp;
-        const long long stride = (long long)gridDim.x * kWarpsPerCta;
-        PullItem next = first < view.itemCount ? view.items[first] : PullItem{};
-        for (long long i = first; i < view.itemCount; i += stride) {
-            const PullItem it = next;
-            if (i + stride < view.itemCount)
-                next = view.items[i + stride];
-            pullItem(view, it, x, y, shared.rowSums[warp]);
-        }
+        for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
+             i += (long long)gridDim.x * kWarpsPerCta)
+            pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
     }
 }
 // end snippet
@@ -1304,7 +1294,8 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         return 0;
     unsigned int found = 0;
     long long looked = 0;
-    const int b0 = it.firstBlock, b1 = it.endBlock, e0 = it.entryStart;
+    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
+              e0 = view.blockStart[b0];
     int pos = it.begin;
     for (int wb = b0; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
@@ -1748,16 +1739,14 @@ static bool buildItems(const Db* f, int itemEntries, PullItems* out) {
         return false;
     for (int I = 0; I < f->blockRows; ++I) {
         const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-        const int b0 = f->rowBlockOffsets[I], b1 = f->rowBlockOffsets[I + 1];
-        const int blocked = f->blockStart[b1] - f->blockStart[b0];
-        const int total = blocked + f->sideRowOffsets[r1] - f->sideRowOffsets[r0];
+        const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
+                          f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
+                          f->sideRowOffsets[r0];
         const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
         for (int p = 0; p < pieces; ++p) {
             const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-            const PullItem it = {I,      p * itemEntries,   end,     p,
-                                 pieces, out->splitPieces,  splitId, b0,
-                                 b1,     f->blockStart[b0], blocked, f->sideRowOffsets[r0]};
+            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
             out->list[out->count++] = it;
         }
         if (pieces > 1) {
@@ -2365,13 +2354,16 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
 }
 // DB-BFS's bottom-up levels walk only the blocked part of a block row by warp (the side part
 // goes vertex by vertex): the items that hold blocked entries, cut where the blocked entries end.
-static int keepBlockedItems(PullItem* items, int itemCount) {
+static int keepBlockedItems(const Db* f, PullItem* items, int itemCount) {
     int kept = 0;
     for (int i = 0; i < itemCount; ++i) {
-        if (items[i].begin >= items[i].blocked)
+        const int I = items[i].blockRow;
+        const int blocked =
+            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
+        if (items[i].begin >= blocked)
             continue;
         items[kept] = items[i];
-        items[kept++].end = min(items[i].end, items[i].blocked);
+        items[kept++].end = min(items[i].end, blocked);
     }
     return kept;
 }
@@ -2406,7 +2398,7 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
         outOfMemory(bi->name);
         return 1;
     }
-    pull.count = keepBlockedItems(pull.list, pull.count);
+    pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
     DbDevice db = {};
     uploadDb(&bi->db, &pull, &db);
     free(pull.list);
