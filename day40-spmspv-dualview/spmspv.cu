@@ -420,19 +420,23 @@ static const int kSidePiece = 4;  // push: side entries of a column one thread l
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
-static const int kSampleEntries = 64;  // x entries every CTA samples for the rule (the same 64)
+static const int kSampleEntries = 64;  // x entries every warp samples for the rule (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
 static const int kSectorBytes = 32;
 // The program's direction rule: push when its counted bytes times this factor, plus its fixed
-// cost, stay below pull's. A push byte costs more than a pull byte: it is a gather a few dependent
-// loads deep and ends in an atomic. The three constants below are fitted on the generated family
-// (--full), never on the lesson's inputs: the worst x, then the geometric mean, of the path the
-// rule picks against the faster of push and pull (evidence/notes.md).
-static const double kPushByteCost = 1.3;
+// cost, stay below pull's. Push's bytes are those of the sampled columns that x holds: what push
+// reads depends on which columns x holds (a hub's block column), not only on how many. The four
+// constants below are fitted on the generated family (--full), never on the lesson's inputs: the
+// worst x, then the geometric mean, of the path the rule picks against the faster of push and
+// pull (evidence/notes.md).
+static const double kPushByteCost = 1.0;
 // Push's fixed steps (y zeroed behind a grid barrier, a block-wide vote on every chunk of x) cost
 // what pull pays to read this many bytes, whatever x holds.
-static const double kPushFixedBytes = 3.5e6;
+static const double kPushFixedBytes = 5e6;
+// A pull item is a chain of dependent loads (the item, its block row's starts, its blocks, x), so
+// a matrix of many short block rows pulls slower than its bytes say: each item counts this many.
+static const double kPullItemBytes = 500.0;
 // Push's atomics onto one output row are done one after another: each of a row's products waits
 // behind the others that land there, about products / rows of them. The rule adds products times
 // that many waits, each counted as this many bytes: outputs few and products many, as in a
@@ -564,7 +568,7 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
                       kSeedRoots = 0x5eed0040e5ULL, kSeedDecode = 0x5eed0040f6ULL,
                       kSeedFamily = 0x5eed004107ULL;
 
-static_assert(kThreads % kWarpSize == 0 && kSampleEntries <= kThreads, "one sample per thread");
+static_assert(kThreads % kWarpSize == 0, "the rule is summed by whole warps");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
 
@@ -638,6 +642,13 @@ typedef struct {
     PullItem* list;
     int count, splitRows, splitPieces;
 } PullItems;
+// The rule's numbers for one matrix, in bytes: per sampled column of x what push reads there
+// (weighted, and scaled to stand for cols / samples columns), push's fixed part and its atomics'
+// waits at a full x, pull's bytes with its items.
+typedef struct {
+    float sampleBytes[kSampleEntries];
+    float pushFixed, pushWaits, pull;
+} Rule;
 // One x of part 1, with the host's counts of what each path must read.
 typedef struct {
     int pattern;
@@ -647,7 +658,7 @@ typedef struct {
     // Products of push; (block, column) segments; side pieces.
     long long products, segments, sidePieces;
     double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
-    bool rulePush;          // the host's reading of the rule (the device samples x)
+    bool rulePush;          // the rule's pick, as the device makes it (hostPicksPush)
     double *refY, *absSum;  // rows each, in double
     int* rowProducts;       // rows: products per row, for the tolerance
 } XCase;
@@ -673,6 +684,7 @@ typedef struct {
     // The sector model's bytes: DB push's per nonzero x entry (the mean over the columns), and DB
     // pull's in all (payload, views, x, y).
     double pushBytesPerX, pullBytesFull;
+    Rule rule;
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
@@ -700,7 +712,7 @@ typedef struct {
     float* partials;              // 16 per piece of a split block row
     unsigned int* arrivals;       // pieces finished, per split block row
     unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
-    float pushBytesPerSample, pushBytesFixed, pushWaitBytes, pullBytes;  // the rule, in bytes
+    Rule rule;
     int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
 } DbView;
@@ -1151,19 +1163,44 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
 }
 // end snippet
 // snippet: db-rule
-// The path, decided by every block alike without talking: all read the same 64 entries of x and
-// apply the same rule, in bytes: push's (fixed, plus per nonzero x entry the mean the host counted
-// over the columns, times kPushByteCost; plus its atomics' waits, which grow with the square of x's
-// share) against pull's. Where pull wins, skipping pull takes over when its mapping fits the matrix
-// (view.skipRows: block rows long enough to keep a block of threads busy, a thread a block) and x
-// leaves at least half of every block's columns to skip.
+// The rule samples the same columns of x everywhere: up to 64, spread evenly.
+__host__ __device__ int ruleSamples(int cols) {
+    return cols < kSampleEntries ? cols : kSampleEntries;
+}
+__host__ __device__ long long sampleColumn(int sample, int cols) {
+    return (long long)sample * cols / ruleSamples(cols);
+}
+// One lane's share of the sample: the samples lane, lane + 32; push's bytes for those x holds.
+__host__ __device__ float laneSample(const Rule& rule, const float* x, int cols, int lane,
+                                     int* nonzero) {
+    float bytes = 0.0f;
+    *nonzero = 0;
+    for (int s = lane; s < ruleSamples(cols); s += kWarpSize) {
+        if (x[sampleColumn(s, cols)] != 0.0f) {
+            bytes += rule.sampleBytes[s];
+            *nonzero += 1;
+        }
+    }
+    return bytes;
+}
+// Push against pull, in bytes: the sampled columns', push's fixed part, and its atomics' waits,
+// which grow with the square of x's share. fmaf rounds alike on the host and the device.
+__host__ __device__ bool pushWins(const Rule& rule, float sampledBytes, float share) {
+    return fmaf(rule.pushWaits * share, share, rule.pushFixed + sampledBytes) < rule.pull;
+}
+// The path, decided by every warp alike without talking: each sums the same sample in the same
+// order (a butterfly over its lanes) and applies pushWins. Where pull wins, skipping pull takes
+// over when its mapping fits the matrix (view.skipRows: block rows long enough to keep a block of
+// threads busy, a thread a block) and x leaves at least half of every block's columns to skip.
 __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
-    const int t = threadIdx.x, samples = view.cols < kSampleEntries ? view.cols : kSampleEntries;
-    const int count =
-        __syncthreads_count(t < samples && x[(long long)t * view.cols / samples] != 0.0f);
-    const float share = (float)count / (float)samples;  // of x's entries, nonzero
-    if (view.pushBytesFixed + (view.pushBytesPerSample + view.pushWaitBytes * share) * share <
-        view.pullBytes)
+    int nonzero;
+    float bytes = laneSample(view.rule, x, view.cols, threadIdx.x % kWarpSize, &nonzero);
+    for (int o = kWarpSize / 2; o > 0; o /= 2) {
+        bytes += __shfl_xor_sync(kFullMask, bytes, o);
+        nonzero += __shfl_xor_sync(kFullMask, nonzero, o);
+    }
+    const float share = (float)nonzero / (float)ruleSamples(view.cols);  // of x, nonzero
+    if (pushWins(view.rule, bytes, share))
         return kPushOnly;
     return view.skipRows && share <= kSkipMaxShare ? kSkipOnly : kPullOnly;
 }
@@ -1776,10 +1813,39 @@ static double pushBytesOfColumn(const Db* f, int j) {
 }
 
 // ---------------------------------------------------------------- the work counts and the judge
+// The rule's numbers for in's format (Rule): the sampled columns' push bytes, weighted and scaled.
+static void countRule(Input* in) {
+    const Db* f = &in->db;
+    const int samples = ruleSamples(f->cols);
+    for (int s = 0; s < samples; ++s) {
+        const double bytes = pushBytesOfColumn(f, (int)sampleColumn(s, f->cols));
+        in->rule.sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
+    }
+    in->rule.pushFixed = (float)(kPushByteCost * 4.0 * (f->rows + f->cols) + kPushFixedBytes);
+    // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
+    const double rows = f->rows > 0 ? f->rows : 1;
+    in->rule.pushWaits = (float)(kAtomicWaitBytes * (double)in->a.nnz * in->a.nnz / rows);
+    in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
+}
+// The rule's pick for x as every warp of the device makes it: the same lanes, the same butterfly.
+static bool hostPicksPush(const Input* in, const float* x) {
+    float bytes[kWarpSize], bytesNext[kWarpSize];
+    int nonzero[kWarpSize], nonzeroNext[kWarpSize];
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        bytes[lane] = laneSample(in->rule, x, in->a.cols, lane, &nonzero[lane]);
+    for (int o = kWarpSize / 2; o > 0; o /= 2) {
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            bytesNext[lane] = bytes[lane] + bytes[lane ^ o];
+            nonzeroNext[lane] = nonzero[lane] + nonzero[lane ^ o];
+        }
+        memcpy(bytes, bytesNext, sizeof(bytes));
+        memcpy(nonzero, nonzeroNext, sizeof(nonzero));
+    }
+    return pushWins(in->rule, bytes[0], (float)nonzero[0] / (float)ruleSamples(in->a.cols));
+}
 // The work each path must do for this x, counted on the host: x blocks touched, push segments and
-// products, the sector bytes of DB push and plain push; and what the two rules decide from the
-// exact counts (the device decides from a sample of x, so it may differ near the crossover). The
-// counts start from makeX's zeros.
+// products, the sector bytes of DB push and plain push; and the rule's pick, read from the sample
+// as the device reads it. The counts start from makeX's zeros.
 static void countWork(const Input* in, XCase* xc) {
     const Db* f = &in->db;
     const Csr* at = &in->at;
@@ -1803,9 +1869,7 @@ static void countWork(const Input* in, XCase* xc) {
     xc->pullBytes = in->pullBytesFull;
     xc->plainPullBytes =
         4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
-    const int rows = in->a.rows > 0 ? in->a.rows : 1;
-    const double waits = kAtomicWaitBytes * (double)xc->products * xc->products / rows;
-    xc->rulePush = kPushByteCost * xc->pushBytes + kPushFixedBytes + waits < xc->pullBytes;
+    xc->rulePush = hostPicksPush(in, xc->x);
 }
 // snippet: reference
 // y in double by columns (the push order, so only x's nonzeros cost anything), and per row the
@@ -2008,13 +2072,7 @@ static int residentGrid(const void* kernel, int threads, int sms, bool small) {
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
 static void setRule(const Input* in, bool small, DbView* view) {
-    const Csr* a = &in->a;
-    const double rows = a->rows > 0 ? a->rows : 1;
-    view->pushBytesPerSample = (float)(kPushByteCost * in->pushBytesPerX * a->cols);
-    view->pushBytesFixed = (float)(kPushByteCost * 4.0 * (a->rows + a->cols) + kPushFixedBytes);
-    // Products: share * nnz.
-    view->pushWaitBytes = (float)(kAtomicWaitBytes * (double)a->nnz * a->nnz / rows);
-    view->pullBytes = (float)in->pullBytesFull;
+    view->rule = in->rule;
     view->skipRows = skipFits(&in->db) || small;
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
@@ -3624,6 +3682,8 @@ static bool prepareInput(Input* in, bool small) {
     for (int j = 0; ok && j < f->cols; ++j)
         push += pushBytesOfColumn(f, j);
     in->pushBytesPerX = push / f->cols;
+    if (ok)
+        countRule(in);
     // A decoding layer: one x; --small: d = 0.1 random, 0.001 clustered; else every density and
     // pattern.
     const bool decode = in->kind == kInputDecode;
@@ -3651,8 +3711,10 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         "Day 40: SpMSpV on one blocked payload (DB), push or pull, against plain CSR/CSC and "
         "cuSPARSE; DB-BFS; a decoding layer\n");
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
-    printf("the rule: push byte cost %.1f, its fixed steps %.1f MB, an atomic's wait %.1f B\n",
-           kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes);
+    printf(
+        "the rule: push byte cost %.1f, its fixed steps %.1f MB, an atomic's wait %.1f B, a "
+        "pull item %.0f B\n",
+        kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes, kPullItemBytes);
     puts(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
                    "rule's pick"
                  : "each x's table (push's work, the rule's pick): --full");
