@@ -568,7 +568,7 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
                       kSeedRoots = 0x5eed0040e5ULL, kSeedDecode = 0x5eed0040f6ULL,
                       kSeedFamily = 0x5eed004107ULL;
 
-static_assert(kThreads % kWarpSize == 0, "the rule is summed by whole warps");
+static_assert(kThreads % kWarpSize == 0 && kSampleEntries == 2 * kWarpSize, "2 samples a lane");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
 
@@ -643,10 +643,10 @@ typedef struct {
     int count, splitRows, splitPieces;
 } PullItems;
 // The rule's numbers for one matrix, in bytes: per sampled column of x what push reads there
-// (weighted, and scaled to stand for cols / samples columns), push's fixed part and its atomics'
-// waits at a full x, pull's bytes with its items.
+// (weighted, and scaled to stand for cols / samples columns; 0 past the samples), push's fixed part
+// and its atomics' waits at a full x, pull's bytes with its items.
 typedef struct {
-    float sampleBytes[kSampleEntries];
+    const float* sampleBytes;  // kSampleEntries, on the device (the host's is Input's)
     float pushFixed, pushWaits, pull;
 } Rule;
 // One x of part 1, with the host's counts of what each path must read.
@@ -685,6 +685,7 @@ typedef struct {
     // pull's in all (payload, views, x, y).
     double pushBytesPerX, pullBytesFull;
     Rule rule;
+    float sampleBytes[kSampleEntries];
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
@@ -1167,21 +1168,19 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
 __host__ __device__ int ruleSamples(int cols) {
     return cols < kSampleEntries ? cols : kSampleEntries;
 }
-__host__ __device__ long long sampleColumn(int sample, int cols) {
-    return (long long)sample * cols / ruleSamples(cols);
+__host__ __device__ int sampleColumn(int sample, int cols) {
+    return cols <= kSampleEntries ? sample : (int)((long long)sample * cols / kSampleEntries);
 }
-// One lane's share of the sample: the samples lane, lane + 32; push's bytes for those x holds.
-__host__ __device__ float laneSample(const Rule& rule, const float* x, int cols, int lane,
-                                     int* nonzero) {
-    float bytes = 0.0f;
-    *nonzero = 0;
-    for (int s = lane; s < ruleSamples(cols); s += kWarpSize) {
-        if (x[sampleColumn(s, cols)] != 0.0f) {
-            bytes += rule.sampleBytes[s];
-            *nonzero += 1;
-        }
-    }
-    return bytes;
+// A lane's two samples (lane, lane + 32) of x, loaded together so that their latencies overlap.
+__host__ __device__ float2 laneSample(const float* x, int cols, int lane) {
+    const int samples = ruleSamples(cols), second = lane + kWarpSize;
+    return make_float2(lane < samples ? x[sampleColumn(lane, cols)] : 0.0f,
+                       second < samples ? x[sampleColumn(second, cols)] : 0.0f);
+}
+// Push's bytes for the lane's samples that x holds; both loads are issued before x is tested.
+__host__ __device__ float laneBytes(float2 xs, const float* sampleBytes, int lane) {
+    const float first = sampleBytes[lane], second = sampleBytes[lane + kWarpSize];
+    return (xs.x != 0.0f ? first : 0.0f) + (xs.y != 0.0f ? second : 0.0f);
 }
 // Push against pull, in bytes: the sampled columns', push's fixed part, and its atomics' waits,
 // which grow with the square of x's share. fmaf rounds alike on the host and the device.
@@ -1193,12 +1192,13 @@ __host__ __device__ bool pushWins(const Rule& rule, float sampledBytes, float sh
 // over when its mapping fits the matrix (view.skipRows: block rows long enough to keep a block of
 // threads busy, a thread a block) and x leaves at least half of every block's columns to skip.
 __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
-    int nonzero;
-    float bytes = laneSample(view.rule, x, view.cols, threadIdx.x % kWarpSize, &nonzero);
-    for (int o = kWarpSize / 2; o > 0; o /= 2) {
+    const int lane = threadIdx.x % kWarpSize;
+    const float2 xs = laneSample(x, view.cols, lane);
+    float bytes = laneBytes(xs, view.rule.sampleBytes, lane);
+    for (int o = kWarpSize / 2; o > 0; o /= 2)
         bytes += __shfl_xor_sync(kFullMask, bytes, o);
-        nonzero += __shfl_xor_sync(kFullMask, nonzero, o);
-    }
+    const int nonzero = __popc(__ballot_sync(kFullMask, xs.x != 0.0f)) +
+                        __popc(__ballot_sync(kFullMask, xs.y != 0.0f));
     const float share = (float)nonzero / (float)ruleSamples(view.cols);  // of x, nonzero
     if (pushWins(view.rule, bytes, share))
         return kPushOnly;
@@ -1817,9 +1817,9 @@ static double pushBytesOfColumn(const Db* f, int j) {
 static void countRule(Input* in) {
     const Db* f = &in->db;
     const int samples = ruleSamples(f->cols);
-    for (int s = 0; s < samples; ++s) {
-        const double bytes = pushBytesOfColumn(f, (int)sampleColumn(s, f->cols));
-        in->rule.sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
+    for (int s = 0; s < kSampleEntries; ++s) {
+        const double bytes = s < samples ? pushBytesOfColumn(f, sampleColumn(s, f->cols)) : 0.0;
+        in->sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
     }
     in->rule.pushFixed = (float)(kPushByteCost * 4.0 * (f->rows + f->cols) + kPushFixedBytes);
     // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
@@ -1830,18 +1830,18 @@ static void countRule(Input* in) {
 // The rule's pick for x as every warp of the device makes it: the same lanes, the same butterfly.
 static bool hostPicksPush(const Input* in, const float* x) {
     float bytes[kWarpSize], bytesNext[kWarpSize];
-    int nonzero[kWarpSize], nonzeroNext[kWarpSize];
-    for (int lane = 0; lane < kWarpSize; ++lane)
-        bytes[lane] = laneSample(in->rule, x, in->a.cols, lane, &nonzero[lane]);
-    for (int o = kWarpSize / 2; o > 0; o /= 2) {
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-            bytesNext[lane] = bytes[lane] + bytes[lane ^ o];
-            nonzeroNext[lane] = nonzero[lane] + nonzero[lane ^ o];
-        }
-        memcpy(bytes, bytesNext, sizeof(bytes));
-        memcpy(nonzero, nonzeroNext, sizeof(nonzero));
+    int nonzero = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+        const float2 xs = laneSample(x, in->a.cols, lane);
+        bytes[lane] = laneBytes(xs, in->sampleBytes, lane);
+        nonzero += (xs.x != 0.0f) + (xs.y != 0.0f);
     }
-    return pushWins(in->rule, bytes[0], (float)nonzero[0] / (float)ruleSamples(in->a.cols));
+    for (int o = kWarpSize / 2; o > 0; o /= 2) {
+        for (int lane = 0; lane < kWarpSize; ++lane)
+            bytesNext[lane] = bytes[lane] + bytes[lane ^ o];
+        memcpy(bytes, bytesNext, sizeof(bytes));
+    }
+    return pushWins(in->rule, bytes[0], (float)nonzero / (float)ruleSamples(in->a.cols));
 }
 // The work each path must do for this x, counted on the host: x blocks touched, push segments and
 // products, the sector bytes of DB push and plain push; and the rule's pick, read from the sample
@@ -2071,9 +2071,10 @@ static int residentGrid(const void* kernel, int threads, int sms, bool small) {
 }
 static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
-static void setRule(const Input* in, bool small, DbView* view) {
-    view->rule = in->rule;
-    view->skipRows = skipFits(&in->db) || small;
+static void setRule(const Input* in, bool small, DbDevice* d) {
+    d->view.rule = in->rule;
+    d->view.rule.sampleBytes = (const float*)keep(d, in->sampleBytes, sizeof(in->sampleBytes));
+    d->view.skipRows = skipFits(&in->db) || small;
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
 // y, and cuSPARSE's CSR.
@@ -2096,7 +2097,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
                         ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
-    setRule(in, small, &g->db.view);
+    setRule(in, small, &g->db);
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
     size_t bufferBytes = 0;
@@ -2134,7 +2135,7 @@ static void setupCold(const Input* in, bool small, GpuInput* g) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
         uploadDb(&in->db, &in->pull, &g->coldDb[i]);
-        setRule(in, small, &g->coldDb[i].view);
+        setRule(in, small, &g->coldDb[i]);
     }
 }
 // One call of one variant on the current x; every one writes all of y, inside the call.
