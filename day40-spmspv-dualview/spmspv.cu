@@ -400,6 +400,9 @@ static const int kItemEntriesSmall = 64;  // --small: split block rows appear in
 // Chunks of 32 entries a pull warp has in flight; more cost registers and a resident block an SM
 // (notes.md).
 static const int kPullUnroll = 4;
+// The last piece of a split block row adds every piece's 16 sums: this many pieces' loads at once
+// (a hub's block row has many pieces).
+static const int kMergeUnroll = 4;
 // DB-BFS pull: chunks of 32 indices in flight; found rows skip theirs from the next round (16 ran
 // slower, notes.md).
 static const int kBfsPullUnroll = 8;
@@ -956,9 +959,18 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
         return;
     __threadfence();  // the last piece in adds every piece's sums, in piece order
+    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
     float total = 0.0f;
-    for (int p = 0; p < it.pieces && lane < rowsHere; ++p)
-        total += __ldcg(&view.partials[(size_t)(it.partialBase + p) * kBlockDim + lane]);
+    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
+        float part[kMergeUnroll];  // loaded together: their latencies overlap
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            part[u] =
+                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            total += part[u];
+    }
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
