@@ -1472,9 +1472,12 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         if (size == 0)
             break;
         const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
+        // A bottom-up level reads every visited word and every item; below an edge a thread a
+        // top-down level is its latency alone, and bottom-up cannot be cheaper.
         if (mode == kAutoRule)
             pull = pull ? (long long)size * kBeamerBeta >= b.n
-                        : frontierEdges * kBeamerAlpha > b.entries - explored;
+                        : frontierEdges * kBeamerAlpha > b.entries - explored &&
+                              frontierEdges >= threads;
         explored += frontierEdges;
         for (long long w = t; w < b.words; w += threads)
             b.frontier[later * b.words + w] = 0u;
