@@ -571,7 +571,9 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
                       kSeedRoots = 0x5eed0040e5ULL, kSeedDecode = 0x5eed0040f6ULL,
                       kSeedFamily = 0x5eed004107ULL;
 
-static_assert(kThreads % kWarpSize == 0 && kSampleEntries == 2 * kWarpSize, "2 samples a lane");
+// Whole warps; the rule: two samples a lane, and a path is a count of lanes (choosePath).
+static_assert(kThreads % kWarpSize == 0 && kSampleEntries == 2 * kWarpSize && kSkipOnly < kWarpSize,
+              "");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
 static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
 
@@ -1199,22 +1201,26 @@ __host__ __device__ float laneBytes(float2 xs, const float* sampleBytes, int lan
 __host__ __device__ bool pushWins(const Rule& rule, float sampledBytes, float share) {
     return fmaf(rule.pushWaits * share, share, rule.pushFixed + sampledBytes) < rule.pull;
 }
-// The path, decided by every warp alike without talking: each sums the same sample in the same
-// order (a butterfly over its lanes) and applies pushWins. Where pull wins, skipping pull takes
-// over when its mapping fits the matrix (view.skipRows: block rows long enough to keep a block of
-// threads busy, a thread a block) and x leaves at least half of every block's columns to skip.
+// The path, decided by every block alike without talking: its first warp sums the same sample in
+// the same order (a butterfly over its lanes) and applies pushWins; one barrier tells the block
+// (one warp a block, not eight, so the sampled sectors take an eighth of the requests). Where pull
+// wins, skipping pull takes over when its mapping fits the matrix (view.skipRows: block rows long
+// enough to keep a block of threads busy, a thread a block) and x leaves at least half of every
+// block's columns to skip.
 __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
-    const int lane = threadIdx.x % kWarpSize;
-    const float2 xs = laneSample(x, view.cols, lane);
-    float bytes = laneBytes(xs, view.rule.sampleBytes, lane);
-    for (int o = kWarpSize / 2; o > 0; o /= 2)
-        bytes += __shfl_xor_sync(kFullMask, bytes, o);
-    const int nonzero = __popc(__ballot_sync(kFullMask, xs.x != 0.0f)) +
-                        __popc(__ballot_sync(kFullMask, xs.y != 0.0f));
-    const float share = (float)nonzero / (float)ruleSamples(view.cols);  // of x, nonzero
-    if (pushWins(view.rule, bytes, share))
-        return kPushOnly;
-    return view.skipRows && share <= kSkipMaxShare ? kSkipOnly : kPullOnly;
+    int path = kPullOnly;
+    if (threadIdx.x < kWarpSize) {
+        const float2 xs = laneSample(x, view.cols, threadIdx.x);
+        float bytes = laneBytes(xs, view.rule.sampleBytes, threadIdx.x);
+        for (int o = kWarpSize / 2; o > 0; o /= 2)
+            bytes += __shfl_xor_sync(kFullMask, bytes, o);
+        const int nonzero = __popc(__ballot_sync(kFullMask, xs.x != 0.0f)) +
+                            __popc(__ballot_sync(kFullMask, xs.y != 0.0f));
+        const float share = (float)nonzero / (float)ruleSamples(view.cols);  // of x, nonzero
+        const bool skip = view.skipRows && share <= kSkipMaxShare;
+        path = pushWins(view.rule, bytes, share) ? kPushOnly : skip ? kSkipOnly : kPullOnly;
+    }
+    return __syncthreads_count(threadIdx.x < path);  // the first warp's lanes below path vote
 }
 // end snippet
 // snippet: db-kernel
@@ -1844,18 +1850,17 @@ static void countRule(Input* in) {
 }
 // The rule's pick for x as every warp of the device makes it: the same lanes, the same butterfly.
 static bool hostPicksPush(const Input* in, const float* x) {
-    float bytes[kWarpSize], bytesNext[kWarpSize];
+    float bytes[kWarpSize];
     int nonzero = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const float2 xs = laneSample(x, in->a.cols, lane);
         bytes[lane] = laneBytes(xs, in->sampleBytes, lane);
         nonzero += (xs.x != 0.0f) + (xs.y != 0.0f);
     }
-    for (int o = kWarpSize / 2; o > 0; o /= 2) {
-        for (int lane = 0; lane < kWarpSize; ++lane)
-            bytesNext[lane] = bytes[lane] + bytes[lane ^ o];
-        memcpy(bytes, bytesNext, sizeof(bytes));
-    }
+    // The butterfly's lane 0: at each step it adds lane o's sum to its own, as lanes below o do.
+    for (int o = kWarpSize / 2; o > 0; o /= 2)
+        for (int lane = 0; lane < o; ++lane)
+            bytes[lane] += bytes[lane + o];
     return pushWins(in->rule, bytes[0], (float)nonzero / (float)ruleSamples(in->a.cols));
 }
 // The work each path must do for this x, counted on the host: x blocks touched, push segments and
