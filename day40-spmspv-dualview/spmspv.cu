@@ -423,7 +423,7 @@ static const int kSidePiece = 4;  // push: side entries of a column one thread l
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
-static const int kSampleEntries = 64;  // x entries every warp samples for the rule (the same 64)
+static const int kSampleEntries = 64;  // x entries the rule samples in every block (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
 static const int kSectorBytes = 32;
@@ -1848,7 +1848,7 @@ static void countRule(Input* in) {
     in->rule.pushWaits = (float)(kAtomicWaitBytes * (double)in->a.nnz * in->a.nnz / rows);
     in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
 }
-// The rule's pick for x as every warp of the device makes it: the same lanes, the same butterfly.
+// The rule's pick for x as each block's first warp makes it: the same lanes, the same butterfly.
 static bool hostPicksPush(const Input* in, const float* x) {
     float bytes[kWarpSize];
     int nonzero = 0;
