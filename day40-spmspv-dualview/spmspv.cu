@@ -397,6 +397,9 @@ static const int kBlockViewBytes = 40, kSideEntryBytes = 16;
 // at once.
 static const int kItemEntriesMin = 512, kItemEntriesMax = 4096, kItemsWanted = 16384;
 static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
+// Skipping pull's items: a warp's 32 lanes a block each (--small: 4, so that the small decoding
+// layers' block rows split). Auto takes it where block rows hold this many blocks on the mean.
+static const int kSkipBlocksSmall = 4, kSkipRowBlocks = 128;
 // Chunks of 32 entries a pull warp has in flight; more cost registers and a resident block an SM
 // (notes.md).
 static const int kPullUnroll = 4;
@@ -417,7 +420,7 @@ static const int kDbBlocksPerSm = 4;
 #else
 static const int kDbBlocksPerSm = 5;
 #endif
-// Whole warps (asserted below), so pull's row sums, 16 a lane, are skipping pull's, 16 a thread.
+// Whole warps (asserted below): pull's and skipping pull's row sums are 16 a lane.
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
@@ -651,7 +654,7 @@ typedef struct {
 // (weighted, and scaled to stand for cols / samples columns; 0 past the samples), push's fixed part
 // and its atomics' waits at a full x, pull's bytes with its items.
 typedef struct {
-    const float* sampleBytes;  // kSampleEntries, on the device (the host's is Input's)
+    float sampleBytes[kSampleEntries];  // in the kernel's parameters: no load before the rule
     float pushFixed, pushWaits, pull;
 } Rule;
 // One x of part 1, with the host's counts of what each path must read.
@@ -682,15 +685,14 @@ typedef struct {
     long long merged;
     Csr a, at;  // A and its transpose (CSC)
     Db db;
-    PullItems pull;
-    float* dense;  // decoding only: W row-major with the zeros in place
+    PullItems pull, skip;  // DB pull's items; skipping pull's
+    float* dense;          // decoding only: W row-major with the zeros in place
     XCase cases[kCases];
     int caseCount;
     // The sector model's bytes: DB push's per nonzero x entry (the mean over the columns), and DB
     // pull's in all (payload, views, x, y).
     double pushBytesPerX, pullBytesFull;
     Rule rule;
-    float sampleBytes[kSampleEntries];
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
@@ -702,7 +704,7 @@ typedef struct {
 } BfsInput;
 // Everything a DB kernel reads, device pointers passed by value.
 typedef struct {
-    int rows, cols, blockRows, blockCols, itemCount;
+    int rows, cols, blockRows, blockCols, itemCount, skipCount;
     const int *rowBlockOffsets, *blockCol, *blockStart;
     const unsigned char* entryIndex;
     const float* entryValue;
@@ -714,12 +716,12 @@ typedef struct {
     const float* sideVal;
     const int *sideColOffsets, *sideRowCsc;
     const float* sideValCsc;
-    const PullItem* items;
-    float* partials;              // 16 per piece of a split block row
-    unsigned int* arrivals;       // pieces finished, per split block row
-    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
+    const PullItem *items, *skipItems;  // skipping pull's: [begin, end) counts blocks, not entries
+    float* partials;                    // 16 per piece of a split block row (a call takes one path)
+    unsigned int* arrivals;             // pieces finished, per split block row
+    unsigned long long* barrier;        // the push path's grid barrier (arrivals, never reset)
     Rule rule;
-    int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
+    int skipRows;   // 1 where auto may take skipping pull (skipFits)
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
 } DbView;
 // A push's tasks in shared memory: per thread its column, x, block and side ranges, and the scan.
@@ -753,7 +755,7 @@ typedef struct {
 // frees them all.
 typedef struct {
     DbView view;
-    void* arrays[40];  // 31 at most (a graph's format and searches)
+    void* arrays[40];  // 32 at most (a graph's format and searches)
     int arrayCount;
 } DbDevice;
 // Everything of a part-1 input on the device, and the handles its calls use.
@@ -873,14 +875,82 @@ __device__ int ownerLane(int myStart, int e, int width) {
             k += step;
     return k;
 }
+// An item's end, for DB pull and skipping pull alike: the warp's 32 lanes' row sums added up,
+// then written to y, or for a split block row to its piece's partial sums, the last piece to
+// arrive adding every piece's in piece order.
+__device__ void finishItem(const DbView& view, const PullItem it, const float* sums, float* y) {
+    const int lane = threadIdx.x % kWarpSize, r0 = it.blockRow * kBlockDim;
+    const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
+    __syncwarp();
+    // Lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks).
+    float sum = 0.0f;
+    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
+        sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
+    __syncwarp();
+    if (it.pieces == 1) {
+        if (lane < rowsHere)
+            y[r0 + lane] = sum;
+        return;
+    }
+    if (lane < kBlockDim)
+        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
+    __threadfence();
+    __syncwarp();
+    unsigned int before = 0;
+    if (lane == 0)
+        before = atomicAdd(&view.arrivals[it.splitId], 1u);
+    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
+        return;
+    __threadfence();  // the last piece in adds every piece's sums, in piece order
+    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
+    float total = 0.0f;
+    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
+        float part[kMergeUnroll];  // loaded together: their latencies overlap
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            part[u] =
+                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            total += part[u];
+    }
+    if (lane < rowsHere)
+        y[r0 + lane] = total;
+    if (lane == 0)
+        view.arrivals[it.splitId] = 0u;
+}
+// Side entries [from, to) of a block row's side payload (rows r0 on), a lane an entry, kPullUnroll
+// chunks in flight; a lane finds its entry's row among the 16 row starts the lanes hold.
+__device__ void pullSide(const DbView& view, int r0, int rowsHere, int from, int to,
+                         const float* __restrict__ x, float* mine) {
+    const int lane = threadIdx.x % kWarpSize;
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
+              s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (int pos = from; pos < to; pos += kWarpSize * kPullUnroll) {
+        int col[kPullUnroll];
+        float value[kPullUnroll];
+#pragma unroll
+        for (int u = 0; u < kPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane;
+            col[u] = p < to ? view.sideCol[s0 + p] : 0;
+            value[u] = p < to ? view.sideVal[s0 + p] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < kPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p, kBlockDim);
+            if (p < to)
+                mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
+        }
+    }
+}
 // snippet: db-pull
 // 3. DB pull, one item of one block row, one warp. The item's blocked entries stream past the
 // warp 32 at a time, kPullUnroll chunks in flight: a one-byte local position and a float each,
 // five bytes where CSR reads eight. A lane finds its entry's block among a window of 32 block
 // starts the lanes hold, by shuffles; the block's column gives x. Then the side entries of the
-// block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
-// row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
-// lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
+// block row's 16 rows, the same way with row starts (pullSide). Each lane adds its products into
+// its own 16 row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap
+// loop that lanes on one row would serialize), and the warp adds the 32 lanes' sums (finishItem).
 __device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
                          float* __restrict__ y, float* sums) {
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
@@ -920,63 +990,8 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
-    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
-              s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
-         pos += kWarpSize * kPullUnroll) {
-        int col[kPullUnroll];
-        float value[kPullUnroll];
-#pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane;
-            col[u] = p < it.end ? view.sideCol[s0 + p - blocked] : 0;
-            value[u] = p < it.end ? view.sideVal[s0 + p - blocked] : 0.0f;
-        }
-#pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane,
-                      r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            if (p < it.end)
-                mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
-        }
-    }
-    __syncwarp();
-    // Lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks).
-    float sum = 0.0f;
-    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
-        sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
-    __syncwarp();
-    if (it.pieces == 1) {
-        if (lane < rowsHere)
-            y[r0 + lane] = sum;
-        return;
-    }
-    if (lane < kBlockDim)
-        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
-    __threadfence();
-    __syncwarp();
-    unsigned int before = 0;
-    if (lane == 0)
-        before = atomicAdd(&view.arrivals[it.splitId], 1u);
-    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
-        return;
-    __threadfence();  // the last piece in adds every piece's sums, in piece order
-    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
-    float total = 0.0f;
-    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
-        float part[kMergeUnroll];  // loaded together: their latencies overlap
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            part[u] =
-                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            total += part[u];
-    }
-    if (lane < rowsHere)
-        y[r0 + lane] = total;
-    if (lane == 0)
-        view.arrivals[it.splitId] = 0u;
+    pullSide(view, r0, rowsHere, max(it.begin - blocked, 0), it.end - blocked, x, mine);
+    finishItem(view, it, sums, y);
 }
 // end snippet
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
@@ -1107,21 +1122,23 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
 // end snippet
 // snippet: db-skip
 // 5. DB skipping pull: a pull that reads only the columns x needs, the paper's local push inside a
-// global pull. A block of threads takes a block row, a thread one of its blocks: the thread reads
-// the block's 16 x values (one 64-byte line) and, for each nonzero one, only that column's run of
-// entries, which the block's column table locates (entries are column-major inside a block). The
-// rows of one run are distinct; each thread adds into its own 16 row sums in shared memory, and
-// the block adds them up: no atomics, and no entry of a zero column is read. The block row's side
-// entries stream past the threads, each read in full (a side entry is its own column).
-// sums: kBlockDim * kThreads floats of shared memory.
-__device__ void skipPullRow(const DbView& view, int I, const float* __restrict__ x,
-                            float* __restrict__ y, float* sums) {
-    const int t = threadIdx.x, r0 = I * kBlockDim;
+// global pull. A warp takes a piece of a block row, up to 32 of its blocks, a lane a block: the
+// lane reads the block's 16 x values (one 64-byte line) and, for each nonzero one, only that
+// column's run of entries, which the block's column table locates (entries are column-major inside
+// a block). The rows of one run are distinct; each lane adds into its own 16 row sums, and the
+// pieces of a block row meet as DB pull's do: no atomics, and no entry of a zero column is read.
+// The block row's last piece also streams its side entries, each read in full (a side entry is
+// its own column). Pieces, not a block row a thread block: a decoding layer has fewer block rows
+// than the GPU has SMs.
+__device__ void skipPullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
+                             float* __restrict__ y, float* sums) {
+    const int lane = threadIdx.x % kWarpSize, r0 = it.blockRow * kBlockDim;
     const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
-    float* mine = sums + t;  // row r of this thread at mine[r * kThreads]: one bank a thread
+    float* mine = sums + lane;
     for (int r = 0; r < kBlockDim; ++r)
-        mine[r * kThreads] = 0.0f;
-    for (int b = view.rowBlockOffsets[I] + t; b < view.rowBlockOffsets[I + 1]; b += kThreads) {
+        mine[r * kWarpSize] = 0.0f;
+    const int b = view.rowBlockOffsets[it.blockRow] + it.begin + lane;
+    if (it.begin + lane < it.end) {
         const int start = view.blockStart[b];
         const float4* line = (const float4*)(x + (size_t)view.blockCol[b] * kBlockDim);
         const uint4 table = view.rowTable[b];
@@ -1149,32 +1166,13 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
 #pragma unroll
             for (int u = 0; u < kBlockDim; ++u)
                 if (run.x + u < run.y)
-                    mine[(index[u] >> 4) * kThreads] += value[u] * xc;
+                    mine[(index[u] >> 4) * kWarpSize] += value[u] * xc;
         }
     }
-    const int s1 = view.sideRowOffsets[r0 + rowsHere];
-    for (int k = view.sideRowOffsets[r0] + t; k < s1; k += kThreads) {
-        const float xv = __ldg(x + view.sideCol[k]);
-        if (xv == 0.0f)
-            continue;
-        int r = 0;
-        while (view.sideRowOffsets[r0 + r + 1] <= k)
-            ++r;
-        mine[r * kThreads] += view.sideVal[k] * xv;
-    }
-    __syncthreads();
-    // Warp w adds rows w and w + 8: a lane kThreads / 32 sums, then five shuffles.
-    const int warp = t / kWarpSize, lane = t % kWarpSize;
-    for (int r = warp; r < kBlockDim; r += kWarpsPerCta) {
-        float sum = 0.0f;
-        for (int k = lane; k < kThreads; k += kWarpSize)
-            sum += sums[r * kThreads + k];
-        for (int o = kWarpSize / 2; o > 0; o /= 2)
-            sum += __shfl_down_sync(kFullMask, sum, o);
-        if (lane == 0 && r < rowsHere)
-            y[r0 + r] = sum;
-    }
-    __syncthreads();  // the sums are the next block row's
+    if (it.piece == it.pieces - 1)  // the block row's side entries: its last piece's
+        pullSide(view, r0, rowsHere, 0,
+                 view.sideRowOffsets[r0 + rowsHere] - view.sideRowOffsets[r0], x, mine);
+    finishItem(view, it, sums, y);
 }
 // end snippet
 // snippet: db-rule
@@ -1241,14 +1239,15 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         *view.decision = path;
     if (path == kPushOnly) {
         pushAll(view, x, y, firstX, shared.push);
-    } else if (path == kSkipOnly) {
-        for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
-            skipPullRow(view, I, x, y, &shared.rowSums[0][0]);
     } else {
         const int warp = threadIdx.x / kWarpSize;
-        for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
+        const int count = path == kSkipOnly ? view.skipCount : view.itemCount;
+        for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < count;
              i += (long long)gridDim.x * kWarpsPerCta)
-            pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
+            if (path == kSkipOnly)
+                skipPullItem(view, view.skipItems[i], x, y, shared.rowSums[warp]);
+            else
+                pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
     }
 }
 // end snippet
@@ -1772,10 +1771,11 @@ static double dbBytes(const Db* f) {
                          4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
     return payload + side + views;
 }
-// Skipping pull gives a block row a block of threads, a thread a block: it fits a matrix whose
-// block rows hold at least half as many blocks as a block has threads, on the mean.
+// Skipping pull reads every block's x line and column table whatever x holds, and pays where
+// block rows are long and their blocks full: auto takes it on matrices whose block rows hold at
+// least kSkipRowBlocks blocks on the mean (the decoding layers'), the only ones it is timed on.
 static bool skipFits(const Db* f) {
-    return 2LL * f->blocks >= (long long)f->blockRows * kThreads;
+    return (long long)f->blocks >= (long long)f->blockRows * kSkipRowBlocks;
 }
 static double csrCscBytes(const Csr* a) {
     return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz;
@@ -1787,24 +1787,25 @@ static int itemEntriesFor(long long nnz, bool small) {
            : e > kItemEntriesMax ? kItemEntriesMax
                                  : (int)e;
 }
-// Pull items: each block row's stream cut into pieces of at most itemEntries entries. A block row
-// of t entries gives at most 1 + t / itemEntries items, which bounds the list.
-static bool buildItems(const Db* f, int itemEntries, PullItems* out) {
-    const long long most = f->blockRows + (f->blockedNnz + f->sideNnz) / itemEntries;
+// Pull items: each block row's stream cut into pieces of at most per entries (byBlocks: skipping
+// pull's, per blocks). A block row of t gives at most 1 + t / per items, which bounds the list.
+static bool buildItems(const Db* f, int per, bool byBlocks, PullItems* out) {
+    const long long most = f->blockRows + (byBlocks ? f->blocks : f->blockedNnz + f->sideNnz) / per;
     memset(out, 0, sizeof(*out));
     out->list = (PullItem*)hostAlloc((size_t)most * sizeof(PullItem), "items", false);
     if (!out->list)
         return false;
     for (int I = 0; I < f->blockRows; ++I) {
         const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-        const int total = f->blockStart[f->rowBlockOffsets[I + 1]] -
-                          f->blockStart[f->rowBlockOffsets[I]] + f->sideRowOffsets[r1] -
-                          f->sideRowOffsets[r0];
-        const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
+        const int total = byBlocks ? f->rowBlockOffsets[I + 1] - f->rowBlockOffsets[I]
+                                   : f->blockStart[f->rowBlockOffsets[I + 1]] -
+                                         f->blockStart[f->rowBlockOffsets[I]] +
+                                         f->sideRowOffsets[r1] - f->sideRowOffsets[r0];
+        const int pieces = total > per ? (total + per - 1) / per : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
         for (int p = 0; p < pieces; ++p) {
-            const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
+            const int end = (p + 1) * per < total ? (p + 1) * per : total;
+            const PullItem it = {I, p * per, end, p, pieces, out->splitPieces, splitId};
             out->list[out->count++] = it;
         }
         if (pieces > 1) {
@@ -1840,7 +1841,7 @@ static void countRule(Input* in) {
     const int samples = ruleSamples(f->cols);
     for (int s = 0; s < kSampleEntries; ++s) {
         const double bytes = s < samples ? pushBytesOfColumn(f, sampleColumn(s, f->cols)) : 0.0;
-        in->sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
+        in->rule.sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
     }
     in->rule.pushFixed = (float)(kPushByteCost * 4.0 * (f->rows + f->cols) + kPushFixedBytes);
     // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
@@ -1854,7 +1855,7 @@ static bool hostPicksPush(const Input* in, const float* x) {
     int nonzero = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const float2 xs = laneSample(x, in->a.cols, lane);
-        bytes[lane] = laneBytes(xs, in->sampleBytes, lane);
+        bytes[lane] = laneBytes(xs, in->rule.sampleBytes, lane);
         nonzero += (xs.x != 0.0f) + (xs.y != 0.0f);
     }
     // The butterfly's lane 0: at each step it adds lane o's sum to its own, as lanes below o do.
@@ -2038,9 +2039,9 @@ static void freeDbDevice(DbDevice* d) {
         CUDA_CHECK(cudaFree(d->arrays[i]));
     d->arrayCount = 0;
 }
-// The DB format's arrays on the device (a pattern's without values) and its pull items, into a d
-// that starts zeroed; the rule's byte counts are the caller's.
-static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
+// The DB format's arrays on the device (a pattern's without values), its pull items and skipping
+// pull's, into a d that starts zeroed; the rule's byte counts are the caller's.
+static void uploadDb(const Db* f, const PullItems* items, const PullItems* skip, DbDevice* d) {
     DbView* view = &d->view;
     view->rows = f->rows;
     view->cols = f->cols;
@@ -2074,8 +2075,12 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     if (f->sideValCsc)
         view->sideValCsc = (const float*)keep(d, f->sideValCsc, f->sideNnz * sizeof(float));
     view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
-    view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
-    const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
+    view->skipCount = skip->count;
+    view->skipItems = (const PullItem*)keep(d, skip->list, (size_t)skip->count * sizeof(PullItem));
+    const size_t pieces = max(items->splitPieces, skip->splitPieces);
+    view->partials = (float*)keep(d, NULL, pieces * kBlockDim * sizeof(float));
+    const size_t arrivalBytes =
+        sizeof(unsigned int) * max(max(items->splitRows, skip->splitRows), 1);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
     view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
@@ -2093,7 +2098,6 @@ static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
 static void setRule(const Input* in, bool small, DbDevice* d) {
     d->view.rule = in->rule;
-    d->view.rule.sampleBytes = (const float*)keep(d, in->sampleBytes, sizeof(in->sampleBytes));
     d->view.skipRows = skipFits(&in->db) || small;
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
@@ -2116,7 +2120,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     g->y = (float*)keep(&g->db, NULL,
                         ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
-    uploadDb(f, &in->pull, &g->db);
+    uploadDb(f, &in->pull, &in->skip, &g->db);
     setRule(in, small, &g->db);
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
@@ -2154,7 +2158,7 @@ static void setupCold(const Input* in, bool small, GpuInput* g) {
     for (int i = 0; i < g->coldCopies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
-        uploadDb(&in->db, &in->pull, &g->coldDb[i]);
+        uploadDb(&in->db, &in->pull, &in->skip, &g->coldDb[i]);
         setRule(in, small, &g->coldDb[i]);
     }
 }
@@ -2472,14 +2476,14 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 // One graph: both BFS codes on the device, every variant from every root.
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
-    PullItems pull;
-    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), &pull)) {
+    PullItems pull, none = {};  // a search takes no skipping pull
+    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), false, &pull)) {
         outOfMemory(bi->name);
         return 1;
     }
     pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
     DbDevice db = {};
-    uploadDb(&bi->db, &pull, &db);
+    uploadDb(&bi->db, &pull, &none, &db);
     free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
     // levels read the rows, and the two directions share what sits in L2.
@@ -3182,6 +3186,7 @@ static void freeInput(Input* in) {
     freeCsr(&in->at);
     freeDb(&in->db);
     free(in->pull.list);
+    free(in->skip.list);
     free(in->dense);
     for (int c = 0; c < in->caseCount; ++c) {
         free(in->cases[c].x);
@@ -3694,7 +3699,8 @@ static bool prepareInput(Input* in, bool small) {
     if (in->kind != kInputFile && !makeInput(in, small))
         return false;
     bool ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
-              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), &in->pull);
+              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), false, &in->pull) &&
+              buildItems(&in->db, small ? kSkipBlocksSmall : kWarpSize, true, &in->skip);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
                         4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
