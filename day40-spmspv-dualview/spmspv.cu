@@ -393,13 +393,11 @@ static const int kSideMaxNnz = 3;
 static const int kBlockViewBytes = 40, kSideEntryBytes = 16;
 // Pull work: a block row's entries (blocked, then side) cut into items of at most this many, one
 // warp each; a longer block row (a Kronecker hub's) is split, its pieces meeting through partial
-// sums. Items of 512 to 4096 entries, about 16384 of them: two items for each warp an H200 holds
-// at once.
-static const int kItemEntriesMin = 512, kItemEntriesMax = 4096, kItemsWanted = 16384;
+// sums. Items of 256 to 4096 entries, about 16384 of them: two items for each warp an H200 holds
+// at once; an item is a chain of dependent loads, so a small matrix's stay short (128 ran no
+// faster than 256, notes.md).
+static const int kItemEntriesMin = 256, kItemEntriesMax = 4096, kItemsWanted = 16384;
 static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
-// Skipping pull's items: a warp's 32 lanes a block each (--small: 4, so that the small decoding
-// layers' block rows split). Auto takes it where block rows hold this many blocks on the mean.
-static const int kSkipBlocksSmall = 4, kSkipRowBlocks = 128;
 // Chunks of 32 entries a pull warp has in flight; more cost registers and a resident block an SM
 // (notes.md).
 static const int kPullUnroll = 4;
@@ -420,7 +418,7 @@ static const int kDbBlocksPerSm = 4;
 #else
 static const int kDbBlocksPerSm = 5;
 #endif
-// Whole warps (asserted below): pull's and skipping pull's row sums are 16 a lane.
+// Whole warps (asserted below): pull's row sums, 16 a lane, fill a warp's share of shared memory.
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
@@ -449,7 +447,7 @@ static const double kPullItemBytes = 500.0;
 // decoding layer, and push loses.
 static const double kAtomicWaitBytes = 1.0;
 // Skipping pull reads the runs of x's nonzero columns only; past this share of x nonzero it reads
-// most of the payload anyway, a thread a block, where pull reads it a warp an item.
+// most of the payload anyway, in short runs, where pull streams it a warp an item.
 static const float kSkipMaxShare = 0.5f;
 
 enum Mode {
@@ -635,6 +633,7 @@ typedef struct {
     // Push's view as the device reads it, two records a block in block-column order: {block row,
     // entry start, 0, 0}, and the column table (the starts of columns 1..15, nnz - 1).
     uint4* pushView;
+    uint4* rowTable;                   // blocks: the column tables again, in block-row order
     int *sideRowOffsets, *sideCol;     // rows + 1; sideNnz
     float* sideVal;                    // sideNnz, in row order
     int *sideColOffsets, *sideRowCsc;  // cols + 1; sideNnz
@@ -654,7 +653,7 @@ typedef struct {
 // (weighted, and scaled to stand for cols / samples columns; 0 past the samples), push's fixed part
 // and its atomics' waits at a full x, pull's bytes with its items.
 typedef struct {
-    float sampleBytes[kSampleEntries];  // in the kernel's parameters: no load before the rule
+    const float* sampleBytes;  // kSampleEntries, on the device (the host's is Input's)
     float pushFixed, pushWaits, pull;
 } Rule;
 // One x of part 1, with the host's counts of what each path must read.
@@ -685,14 +684,15 @@ typedef struct {
     long long merged;
     Csr a, at;  // A and its transpose (CSC)
     Db db;
-    PullItems pull, skip;  // DB pull's items; skipping pull's
-    float* dense;          // decoding only: W row-major with the zeros in place
+    PullItems pull;
+    float* dense;  // decoding only: W row-major with the zeros in place
     XCase cases[kCases];
     int caseCount;
     // The sector model's bytes: DB push's per nonzero x entry (the mean over the columns), and DB
     // pull's in all (payload, views, x, y).
     double pushBytesPerX, pullBytesFull;
     Rule rule;
+    float sampleBytes[kSampleEntries];
 } Input;
 // A BFS graph: the pattern of A + A^T without the diagonal, CSR; its DB format; CPU searches.
 typedef struct {
@@ -704,7 +704,7 @@ typedef struct {
 } BfsInput;
 // Everything a DB kernel reads, device pointers passed by value.
 typedef struct {
-    int rows, cols, blockRows, blockCols, itemCount, skipCount;
+    int rows, cols, blockRows, blockCols, itemCount;
     const int *rowBlockOffsets, *blockCol, *blockStart;
     const unsigned char* entryIndex;
     const float* entryValue;
@@ -716,12 +716,12 @@ typedef struct {
     const float* sideVal;
     const int *sideColOffsets, *sideRowCsc;
     const float* sideValCsc;
-    const PullItem *items, *skipItems;  // skipping pull's: [begin, end) counts blocks, not entries
-    float* partials;                    // 16 per piece of a split block row (a call takes one path)
-    unsigned int* arrivals;             // pieces finished, per split block row
-    unsigned long long* barrier;        // the push path's grid barrier (arrivals, never reset)
+    const PullItem* items;
+    float* partials;              // 16 per piece of a split block row
+    unsigned int* arrivals;       // pieces finished, per split block row
+    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
     Rule rule;
-    int skipRows;   // 1 where auto may take skipping pull (skipFits)
+    int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
 } DbView;
 // A push's tasks in shared memory: per thread its column, x, block and side ranges, and the scan.
@@ -730,6 +730,14 @@ typedef struct {
     int blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
     float xv[kThreads];
 } PushShared;
+// Skipping pull's in shared memory: each thread's 16 row sums; per thread of a pass its block's
+// nonzero x columns as bits, entry start and column table, and the scan that deals their runs.
+typedef struct {
+    float sums[kBlockDim * kThreads];
+    int scan[kThreads], warpTotals[kWarpSize], start[kThreads];
+    unsigned int columns[kThreads];
+    uint4 table[kThreads];
+} SkipShared;
 // A BFS as Boolean SpMSpV on the graph's DB format: the frontier and the visited set are bitmaps
 // (a 16-bit mask per 16-vertex block, in 32-bit words), a level is a push over the frontier's
 // columns or a pull over the unvisited rows, and the whole search is one cooperative grid.
@@ -755,7 +763,7 @@ typedef struct {
 // frees them all.
 typedef struct {
     DbView view;
-    void* arrays[40];  // 32 at most (a graph's format and searches)
+    void* arrays[40];  // 31 at most (a graph's format and searches)
     int arrayCount;
 } DbDevice;
 // Everything of a part-1 input on the device, and the handles its calls use.
@@ -875,82 +883,14 @@ __device__ int ownerLane(int myStart, int e, int width) {
             k += step;
     return k;
 }
-// An item's end, for DB pull and skipping pull alike: the warp's 32 lanes' row sums added up,
-// then written to y, or for a split block row to its piece's partial sums, the last piece to
-// arrive adding every piece's in piece order.
-__device__ void finishItem(const DbView& view, const PullItem it, const float* sums, float* y) {
-    const int lane = threadIdx.x % kWarpSize, r0 = it.blockRow * kBlockDim;
-    const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
-    __syncwarp();
-    // Lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks).
-    float sum = 0.0f;
-    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
-        sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
-    __syncwarp();
-    if (it.pieces == 1) {
-        if (lane < rowsHere)
-            y[r0 + lane] = sum;
-        return;
-    }
-    if (lane < kBlockDim)
-        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
-    __threadfence();
-    __syncwarp();
-    unsigned int before = 0;
-    if (lane == 0)
-        before = atomicAdd(&view.arrivals[it.splitId], 1u);
-    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
-        return;
-    __threadfence();  // the last piece in adds every piece's sums, in piece order
-    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
-    float total = 0.0f;
-    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
-        float part[kMergeUnroll];  // loaded together: their latencies overlap
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            part[u] =
-                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            total += part[u];
-    }
-    if (lane < rowsHere)
-        y[r0 + lane] = total;
-    if (lane == 0)
-        view.arrivals[it.splitId] = 0u;
-}
-// Side entries [from, to) of a block row's side payload (rows r0 on), a lane an entry, kPullUnroll
-// chunks in flight; a lane finds its entry's row among the 16 row starts the lanes hold.
-__device__ void pullSide(const DbView& view, int r0, int rowsHere, int from, int to,
-                         const float* __restrict__ x, float* mine) {
-    const int lane = threadIdx.x % kWarpSize;
-    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
-              s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (int pos = from; pos < to; pos += kWarpSize * kPullUnroll) {
-        int col[kPullUnroll];
-        float value[kPullUnroll];
-#pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane;
-            col[u] = p < to ? view.sideCol[s0 + p] : 0;
-            value[u] = p < to ? view.sideVal[s0 + p] : 0.0f;
-        }
-#pragma unroll
-        for (int u = 0; u < kPullUnroll; ++u) {
-            const int p = pos + u * kWarpSize + lane, r = ownerLane(myRowStart, s0 + p, kBlockDim);
-            if (p < to)
-                mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
-        }
-    }
-}
 // snippet: db-pull
 // 3. DB pull, one item of one block row, one warp. The item's blocked entries stream past the
 // warp 32 at a time, kPullUnroll chunks in flight: a one-byte local position and a float each,
 // five bytes where CSR reads eight. A lane finds its entry's block among a window of 32 block
 // starts the lanes hold, by shuffles; the block's column gives x. Then the side entries of the
-// block row's 16 rows, the same way with row starts (pullSide). Each lane adds its products into
-// its own 16 row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap
-// loop that lanes on one row would serialize), and the warp adds the 32 lanes' sums (finishItem).
+// block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
+// row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
+// lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
 __device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
                          float* __restrict__ y, float* sums) {
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
@@ -990,8 +930,63 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
-    pullSide(view, r0, rowsHere, max(it.begin - blocked, 0), it.end - blocked, x, mine);
-    finishItem(view, it, sums, y);
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
+              s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
+         pos += kWarpSize * kPullUnroll) {
+        int col[kPullUnroll];
+        float value[kPullUnroll];
+#pragma unroll
+        for (int u = 0; u < kPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane;
+            col[u] = p < it.end ? view.sideCol[s0 + p - blocked] : 0;
+            value[u] = p < it.end ? view.sideVal[s0 + p - blocked] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < kPullUnroll; ++u) {
+            const int p = pos + u * kWarpSize + lane,
+                      r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
+            if (p < it.end)
+                mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
+        }
+    }
+    __syncwarp();
+    // Lane r < 16: row r, over the 32 lanes, from lane r on (the 16 reads of a step on 16 banks).
+    float sum = 0.0f;
+    for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
+        sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
+    __syncwarp();
+    if (it.pieces == 1) {
+        if (lane < rowsHere)
+            y[r0 + lane] = sum;
+        return;
+    }
+    if (lane < kBlockDim)
+        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
+    __threadfence();
+    __syncwarp();
+    unsigned int before = 0;
+    if (lane == 0)
+        before = atomicAdd(&view.arrivals[it.splitId], 1u);
+    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
+        return;
+    __threadfence();  // the last piece in adds every piece's sums, in piece order
+    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
+    float total = 0.0f;
+    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
+        float part[kMergeUnroll];  // loaded together: their latencies overlap
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            part[u] =
+                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            total += part[u];
+    }
+    if (lane < rowsHere)
+        y[r0 + lane] = total;
+    if (lane == 0)
+        view.arrivals[it.splitId] = 0u;
 }
 // end snippet
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
@@ -1070,11 +1065,11 @@ __device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShar
 }
 // The second half: task q's column, the last thread whose first task is <= q (a binary search in
 // the scan, as day 38 deals edges), so a hub column is walked by the whole block, not one thread.
-__device__ int taskOwner(const PushShared& s, int q) {
+__device__ int taskOwner(const int* scan, int q) {
     int low = 0, high = kThreads - 1;
     while (low < high) {
         const int mid = (low + high + 1) / 2;
-        if (s.scan[mid] <= q)
+        if (scan[mid] <= q)
             low = mid;
         else
             high = mid - 1;
@@ -1109,7 +1104,7 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
             continue;  // most chunks of a very sparse x: nothing to deal
         const int total = scanTasks(view, xv != 0.0f, (int)j, xv, s);
         for (int q = threadIdx.x; q < total; q += kThreads) {
-            const int o = taskOwner(s, q), local = q - s.scan[o];
+            const int o = taskOwner(s.scan, q), local = q - s.scan[o];
             if (local < s.blocks[o])
                 pushSegment(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
             else
@@ -1122,40 +1117,46 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
 // end snippet
 // snippet: db-skip
 // 5. DB skipping pull: a pull that reads only the columns x needs, the paper's local push inside a
-// global pull. A warp takes a piece of a block row, up to 32 of its blocks, a lane a block: the
-// lane reads the block's 16 x values (one 64-byte line) and, for each nonzero one, only that
-// column's run of entries, which the block's column table locates (entries are column-major inside
-// a block). The rows of one run are distinct; each lane adds into its own 16 row sums, and the
-// pieces of a block row meet as DB pull's do: no atomics, and no entry of a zero column is read.
-// The block row's last piece also streams its side entries, each read in full (a side entry is
-// its own column). Pieces, not a block row a thread block: a decoding layer has fewer block rows
-// than the GPU has SMs.
-__device__ void skipPullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
-                             float* __restrict__ y, float* sums) {
-    const int lane = threadIdx.x % kWarpSize, r0 = it.blockRow * kBlockDim;
+// global pull. A block of threads takes a block row, a thread one of its blocks at a time: the
+// thread reads the block's 16 x values (one 64-byte line) into bits, one a nonzero column. Then
+// the threads deal out the runs those bits name, as push deals its tasks (a scan, a binary
+// search): a thread loads one column's run of entries, which the block's column table locates
+// (entries are column-major inside a block), so the runs are in flight together however the
+// nonzero columns fall. The rows of one run are distinct; each thread adds into its own 16 row
+// sums in shared memory, and the block adds them up: no atomics, and no entry of a zero column is
+// read. The block row's side entries stream past the threads, each read in full.
+__device__ void skipPullRow(const DbView& view, int I, const float* __restrict__ x,
+                            float* __restrict__ y, SkipShared& s) {
+    const int t = threadIdx.x, r0 = I * kBlockDim;
     const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
-    float* mine = sums + lane;
+    float* mine = s.sums + t;  // row r of this thread at mine[r * kThreads]: one bank a thread
     for (int r = 0; r < kBlockDim; ++r)
-        mine[r * kWarpSize] = 0.0f;
-    const int b = view.rowBlockOffsets[it.blockRow] + it.begin + lane;
-    if (it.begin + lane < it.end) {
-        const int start = view.blockStart[b];
-        const float4* line = (const float4*)(x + (size_t)view.blockCol[b] * kBlockDim);
-        const uint4 table = view.rowTable[b];
-        // The block's nonzero x columns as bits: lanes of a warp hold different blocks, so a loop
-        // over all 16 columns would pay a round trip for every column any lane needs; a loop
-        // over set bits runs only as often as the lane with the most.
+        mine[r * kThreads] = 0.0f;
+    const int b1 = view.rowBlockOffsets[I + 1];
+    for (int base = view.rowBlockOffsets[I]; base < b1; base += kThreads) {
+        const int b = base + t;
         unsigned int columns = 0u;
+        if (b < b1) {
+            const float4* line = (const float4*)(x + (size_t)view.blockCol[b] * kBlockDim);
+            s.start[t] = view.blockStart[b];
+            s.table[t] = view.rowTable[b];
 #pragma unroll
-        for (int q = 0; q < kBlockDim / 4; ++q) {
-            const float4 four = __ldg(line + q);
-            columns |= (four.x != 0.0f) << (4 * q) | (four.y != 0.0f) << (4 * q + 1) |
-                       (four.z != 0.0f) << (4 * q + 2) | (four.w != 0.0f) << (4 * q + 3);
+            for (int q = 0; q < kBlockDim / 4; ++q) {
+                const float4 four = __ldg(line + q);
+                columns |= (four.x != 0.0f) << (4 * q) | (four.y != 0.0f) << (4 * q + 1) |
+                           (four.z != 0.0f) << (4 * q + 2) | (four.w != 0.0f) << (4 * q + 3);
+            }
         }
-        for (; columns != 0u; columns &= columns - 1u) {
-            const int c = __ffs(columns) - 1;
-            const float xc = __ldg((const float*)line + c);  // in L1: the line was just read
-            const int2 run = runOfColumn(start, table, c);
+        s.columns[t] = columns;
+        const int total = blockExclusiveScan(__popc(columns), s.scan, s.warpTotals);
+        __syncthreads();  // every thread's scan entry is written
+        for (int q = t; q < total; q += kThreads) {
+            // The owner's k-th nonzero column, counted from bit 0 (__fns counts from 1); its x and
+            // its block's column are in L1, the owner just read them.
+            const int o = taskOwner(s.scan, q);
+            const int c = __fns(s.columns[o], 0, q - s.scan[o] + 1);
+            const float xc = __ldg(x + (size_t)view.blockCol[base + o] * kBlockDim + c);
+            const int2 run = runOfColumn(s.start[o], s.table[o], c);
             unsigned char index[kBlockDim];  // a run holds at most one entry a row
             float value[kBlockDim];
 #pragma unroll
@@ -1166,13 +1167,33 @@ __device__ void skipPullItem(const DbView& view, const PullItem it, const float*
 #pragma unroll
             for (int u = 0; u < kBlockDim; ++u)
                 if (run.x + u < run.y)
-                    mine[(index[u] >> 4) * kWarpSize] += value[u] * xc;
+                    mine[(index[u] >> 4) * kThreads] += value[u] * xc;
         }
+        __syncthreads();  // the pass's shared arrays are the next pass's
     }
-    if (it.piece == it.pieces - 1)  // the block row's side entries: its last piece's
-        pullSide(view, r0, rowsHere, 0,
-                 view.sideRowOffsets[r0 + rowsHere] - view.sideRowOffsets[r0], x, mine);
-    finishItem(view, it, sums, y);
+    const int s1 = view.sideRowOffsets[r0 + rowsHere];
+    for (int k = view.sideRowOffsets[r0] + t; k < s1; k += kThreads) {
+        const float xv = __ldg(x + view.sideCol[k]);
+        if (xv == 0.0f)
+            continue;
+        int r = 0;
+        while (view.sideRowOffsets[r0 + r + 1] <= k)
+            ++r;
+        mine[r * kThreads] += view.sideVal[k] * xv;
+    }
+    __syncthreads();
+    // Warp w adds rows w and w + 8: a lane kThreads / 32 sums, then five shuffles.
+    const int warp = t / kWarpSize, lane = t % kWarpSize;
+    for (int r = warp; r < kBlockDim; r += kWarpsPerCta) {
+        float sum = 0.0f;
+        for (int k = lane; k < kThreads; k += kWarpSize)
+            sum += s.sums[r * kThreads + k];
+        for (int o = kWarpSize / 2; o > 0; o /= 2)
+            sum += __shfl_down_sync(kFullMask, sum, o);
+        if (lane == 0 && r < rowsHere)
+            y[r0 + r] = sum;
+    }
+    __syncthreads();  // the sums are the next block row's
 }
 // end snippet
 // snippet: db-rule
@@ -1230,6 +1251,7 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
     __shared__ union {
         float rowSums[kWarpsPerCta][kWarpSize * kBlockDim];
         PushShared push;
+        SkipShared skip;
     } shared;  // a call takes one path
     // Push's first x: its load overlaps the rule's sample.
     const long long j = blockIdx.x * (long long)chunkFor(view.cols) + threadIdx.x;
@@ -1239,15 +1261,14 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         *view.decision = path;
     if (path == kPushOnly) {
         pushAll(view, x, y, firstX, shared.push);
+    } else if (path == kSkipOnly) {
+        for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
+            skipPullRow(view, I, x, y, shared.skip);
     } else {
         const int warp = threadIdx.x / kWarpSize;
-        const int count = path == kSkipOnly ? view.skipCount : view.itemCount;
-        for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < count;
+        for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
              i += (long long)gridDim.x * kWarpsPerCta)
-            if (path == kSkipOnly)
-                skipPullItem(view, view.skipItems[i], x, y, shared.rowSums[warp]);
-            else
-                pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
+            pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
     }
 }
 // end snippet
@@ -1271,7 +1292,7 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
                             unsigned int* nextCount, unsigned int* nextFrontier,
                             unsigned long long* edges) {
     const DbView& view = b.view;
-    const int o = taskOwner(s, q), local = q - s.scan[o];
+    const int o = taskOwner(s.scan, q), local = q - s.scan[o];
     if (local < s.blocks[o]) {
         int blockRow;
         const int2 run = columnRun(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
@@ -1629,6 +1650,14 @@ static void placeBlockRow(const Csr* a, int r0, int r1, int blocked, Db* f, Buil
             }
         }
     }
+    // Each block's column table (entries are column-major inside a block): where its columns 0 to
+    // 14 end, which is where the next begins, and its nnz - 1.
+    for (int b = 0; b < blocked; ++b) {
+        unsigned char* table = (unsigned char*)&f->rowTable[f->blocks + b];
+        for (int c = 0; c < kBlockDim; ++c)
+            table[c] = (unsigned char)(s->scratch[b * kBlockDim + c] -
+                                       f->blockStart[f->blocks + b] - (c == kBlockDim - 1));
+    }
 }
 // One block row of a: counts per block column, which blocks stay blocked, and (when fill) the
 // entries placed. cnt and slot are blockCols long and left as found (zero and unset); scratch
@@ -1677,20 +1706,6 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     f->rowBlockOffsets[I + 1] = f->blocks;
     return true;
 }
-// Block b's column table (entries are column-major inside a block): the starts of its columns 1 to
-// 15, and its nnz - 1.
-static void columnTable(const Db* f, int b, unsigned char* table) {
-    int count[kBlockDim] = {0};
-    for (int e = f->blockStart[b]; e < f->blockStart[b + 1]; ++e)
-        ++count[f->entryIndex[e] & 15];
-    for (int c = 0, start = 0; c < kBlockDim - 1; ++c) {
-        start += count[c];
-        table[c] = (unsigned char)start;
-    }
-    table[kBlockDim - 1] = (unsigned char)(f->blockStart[b + 1] - f->blockStart[b] - 1);
-}
-// The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
-// their block row, entry start and column table; the side entries' CSC.
 static bool buildPushViews(const Csr* a, Db* f) {
     for (int b = 0; b < f->blocks; ++b)
         ++f->colBlockOffsets[f->blockCol[b] + 1];
@@ -1700,7 +1715,7 @@ static bool buildPushViews(const Csr* a, Db* f) {
         for (int b = f->rowBlockOffsets[I]; b < f->rowBlockOffsets[I + 1]; ++b) {
             const int k = f->colBlockOffsets[f->blockCol[b]]++;
             f->pushView[2 * k] = make_uint4(I, f->blockStart[b], 0u, 0u);
-            columnTable(f, b, (unsigned char*)&f->pushView[2 * k + 1]);
+            f->pushView[2 * k + 1] = f->rowTable[b];
         }
     memmove(f->colBlockOffsets + 1, f->colBlockOffsets, (size_t)f->blockCols * sizeof(int));
     f->colBlockOffsets[0] = 0;  // the scatter moved each start on to the next's, as in transpose
@@ -1722,11 +1737,12 @@ static bool allocDb(bool values, Db* f) {
     f->entryValue = values ? (float*)hostAlloc(blocked * sizeof(float), "entryValue", false) : NULL;
     f->colBlockOffsets = (int*)hostAlloc(offsetBytes(f->blockCols), "colBlockOffsets", true);
     f->pushView = (uint4*)hostAlloc(blocks * 2 * sizeof(uint4), "pushView", false);
+    f->rowTable = (uint4*)hostAlloc(blocks * sizeof(uint4), "rowTable", false);
     f->sideRowOffsets = (int*)hostAlloc(offsetBytes(f->rows), "sideRowOffsets", true);
     f->sideCol = (int*)hostAlloc(side * sizeof(int), "sideCol", false);
     f->sideVal = values ? (float*)hostAlloc(side * sizeof(float), "sideVal", false) : NULL;
     return f->blockCol && f->blockStart && f->entryIndex && (f->entryValue || !values) &&
-           f->colBlockOffsets && f->pushView && f->sideRowOffsets && f->sideCol &&
+           f->colBlockOffsets && f->pushView && f->rowTable && f->sideRowOffsets && f->sideCol &&
            (f->sideVal || !values);
 }
 // snippet: build-db
@@ -1771,11 +1787,10 @@ static double dbBytes(const Db* f) {
                          4.0 * (f->rows + 1) + 4.0 * (f->cols + 1);
     return payload + side + views;
 }
-// Skipping pull reads every block's x line and column table whatever x holds, and pays where
-// block rows are long and their blocks full: auto takes it on matrices whose block rows hold at
-// least kSkipRowBlocks blocks on the mean (the decoding layers'), the only ones it is timed on.
+// Skipping pull gives a block row a block of threads, a thread a block: it fits a matrix whose
+// block rows hold at least half as many blocks as a block has threads, on the mean.
 static bool skipFits(const Db* f) {
-    return (long long)f->blocks >= (long long)f->blockRows * kSkipRowBlocks;
+    return 2LL * f->blocks >= (long long)f->blockRows * kThreads;
 }
 static double csrCscBytes(const Csr* a) {
     return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz;
@@ -1787,25 +1802,29 @@ static int itemEntriesFor(long long nnz, bool small) {
            : e > kItemEntriesMax ? kItemEntriesMax
                                  : (int)e;
 }
-// Pull items: each block row's stream cut into pieces of at most per entries (byBlocks: skipping
-// pull's, per blocks). A block row of t gives at most 1 + t / per items, which bounds the list.
-static bool buildItems(const Db* f, int per, bool byBlocks, PullItems* out) {
-    const long long most = f->blockRows + (byBlocks ? f->blocks : f->blockedNnz + f->sideNnz) / per;
+// Pull items: each block row's stream cut into pieces of at most itemEntries entries. A block row
+// of t entries gives at most 1 + t / itemEntries items, which bounds the list. blockedOnly:
+// DB-BFS's bottom-up levels walk only the blocked part of a block row by warp (the side part goes
+// vertex by vertex), so only block rows with blocked entries, and only those entries.
+static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems* out) {
+    const long long most = f->blockRows + (f->blockedNnz + f->sideNnz) / itemEntries;
     memset(out, 0, sizeof(*out));
     out->list = (PullItem*)hostAlloc((size_t)most * sizeof(PullItem), "items", false);
     if (!out->list)
         return false;
     for (int I = 0; I < f->blockRows; ++I) {
         const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-        const int total = byBlocks ? f->rowBlockOffsets[I + 1] - f->rowBlockOffsets[I]
-                                   : f->blockStart[f->rowBlockOffsets[I + 1]] -
-                                         f->blockStart[f->rowBlockOffsets[I]] +
-                                         f->sideRowOffsets[r1] - f->sideRowOffsets[r0];
-        const int pieces = total > per ? (total + per - 1) / per : 1;
+        const int blocked =
+            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
+        const int total =
+            blocked + (blockedOnly ? 0 : f->sideRowOffsets[r1] - f->sideRowOffsets[r0]);
+        if (total == 0 && blockedOnly)
+            continue;
+        const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
         for (int p = 0; p < pieces; ++p) {
-            const int end = (p + 1) * per < total ? (p + 1) * per : total;
-            const PullItem it = {I, p * per, end, p, pieces, out->splitPieces, splitId};
+            const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
+            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
             out->list[out->count++] = it;
         }
         if (pieces > 1) {
@@ -1841,7 +1860,7 @@ static void countRule(Input* in) {
     const int samples = ruleSamples(f->cols);
     for (int s = 0; s < kSampleEntries; ++s) {
         const double bytes = s < samples ? pushBytesOfColumn(f, sampleColumn(s, f->cols)) : 0.0;
-        in->rule.sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
+        in->sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
     }
     in->rule.pushFixed = (float)(kPushByteCost * 4.0 * (f->rows + f->cols) + kPushFixedBytes);
     // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
@@ -1855,7 +1874,7 @@ static bool hostPicksPush(const Input* in, const float* x) {
     int nonzero = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
         const float2 xs = laneSample(x, in->a.cols, lane);
-        bytes[lane] = laneBytes(xs, in->rule.sampleBytes, lane);
+        bytes[lane] = laneBytes(xs, in->sampleBytes, lane);
         nonzero += (xs.x != 0.0f) + (xs.y != 0.0f);
     }
     // The butterfly's lane 0: at each step it adds lane o's sum to its own, as lanes below o do.
@@ -2039,9 +2058,9 @@ static void freeDbDevice(DbDevice* d) {
         CUDA_CHECK(cudaFree(d->arrays[i]));
     d->arrayCount = 0;
 }
-// The DB format's arrays on the device (a pattern's without values), its pull items and skipping
-// pull's, into a d that starts zeroed; the rule's byte counts are the caller's.
-static void uploadDb(const Db* f, const PullItems* items, const PullItems* skip, DbDevice* d) {
+// The DB format's arrays on the device (a pattern's without values) and its pull items, into a d
+// that starts zeroed; the rule's byte counts are the caller's.
+static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     DbView* view = &d->view;
     view->rows = f->rows;
     view->cols = f->cols;
@@ -2056,16 +2075,7 @@ static void uploadDb(const Db* f, const PullItems* items, const PullItems* skip,
         view->entryValue = (const float*)keep(d, f->entryValue, f->blockedNnz * sizeof(float));
     view->colBlockOffsets = (const int*)keep(d, f->colBlockOffsets, offsetBytes(f->blockCols));
     view->pushView = (const uint4*)keep(d, f->pushView, f->blocks * 2 * sizeof(uint4));
-    // Skipping pull's view: the same column tables in block-row order, made again from the entries.
-    uint4* record = (uint4*)hostAlloc(f->blocks * sizeof(uint4), "record", false);
-    if (!record) {
-        outOfMemory("the GPU part");
-        exit(EXIT_FAILURE);
-    }
-    for (int b = 0; b < f->blocks; ++b)
-        columnTable(f, b, (unsigned char*)&record[b]);
-    view->rowTable = (const uint4*)keep(d, record, f->blocks * sizeof(uint4));
-    free(record);
+    view->rowTable = (const uint4*)keep(d, f->rowTable, f->blocks * sizeof(uint4));
     view->sideRowOffsets = (const int*)keep(d, f->sideRowOffsets, offsetBytes(f->rows));
     view->sideCol = (const int*)keep(d, f->sideCol, f->sideNnz * sizeof(int));
     if (f->sideVal)
@@ -2075,12 +2085,8 @@ static void uploadDb(const Db* f, const PullItems* items, const PullItems* skip,
     if (f->sideValCsc)
         view->sideValCsc = (const float*)keep(d, f->sideValCsc, f->sideNnz * sizeof(float));
     view->items = (const PullItem*)keep(d, items->list, (size_t)items->count * sizeof(PullItem));
-    view->skipCount = skip->count;
-    view->skipItems = (const PullItem*)keep(d, skip->list, (size_t)skip->count * sizeof(PullItem));
-    const size_t pieces = max(items->splitPieces, skip->splitPieces);
-    view->partials = (float*)keep(d, NULL, pieces * kBlockDim * sizeof(float));
-    const size_t arrivalBytes =
-        sizeof(unsigned int) * max(max(items->splitRows, skip->splitRows), 1);
+    view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
+    const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
     view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
@@ -2098,6 +2104,7 @@ static const float kAlpha = 1.0f, kBeta = 0.0f;  // y = 1 * A x + 0 * y
 // The rule's byte counts (auto's choice, choosePath) into a view of in's format.
 static void setRule(const Input* in, bool small, DbDevice* d) {
     d->view.rule = in->rule;
+    d->view.rule.sampleBytes = (const float*)keep(d, in->sampleBytes, sizeof(in->sampleBytes));
     d->view.skipRows = skipFits(&in->db) || small;
 }
 // Everything of an input on the GPU: CSR and CSC, the DB format with the rule's byte counts, x and
@@ -2120,7 +2127,7 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     g->y = (float*)keep(&g->db, NULL,
                         ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
-    uploadDb(f, &in->pull, &in->skip, &g->db);
+    uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db);
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
     // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
@@ -2158,7 +2165,7 @@ static void setupCold(const Input* in, bool small, GpuInput* g) {
     for (int i = 0; i < g->coldCopies; ++i) {
         CUDA_CHECK(cudaMemcpy(g->coldDense + i * denseCount, g->dense, denseCount * sizeof(float),
                               cudaMemcpyDeviceToDevice));
-        uploadDb(&in->db, &in->pull, &in->skip, &g->coldDb[i]);
+        uploadDb(&in->db, &in->pull, &g->coldDb[i]);
         setRule(in, small, &g->coldDb[i]);
     }
 }
@@ -2435,21 +2442,6 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
     printf("\n");
     return ok;
 }
-// DB-BFS's bottom-up levels walk only the blocked part of a block row by warp (the side part
-// goes vertex by vertex): the items that hold blocked entries, cut where the blocked entries end.
-static int keepBlockedItems(const Db* f, PullItem* items, int itemCount) {
-    int kept = 0;
-    for (int i = 0; i < itemCount; ++i) {
-        const int I = items[i].blockRow;
-        const int blocked =
-            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
-        if (items[i].begin >= blocked)
-            continue;
-        items[kept] = items[i];
-        items[kept++].end = min(items[i].end, blocked);
-    }
-    return kept;
-}
 // The first root's search by DB-BFS auto once more, and what each level looked at: top-down, the
 // frontier's edges; bottom-up, the neighbours tested before each vertex found its parent (or ran
 // out). The frontier sizes are the CPU's; a bottom-up count varies from run to run (which
@@ -2476,14 +2468,13 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 // One graph: both BFS codes on the device, every variant from every root.
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
-    PullItems pull, none = {};  // a search takes no skipping pull
-    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), false, &pull)) {
+    PullItems pull;
+    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), true, &pull)) {
         outOfMemory(bi->name);
         return 1;
     }
-    pull.count = keepBlockedItems(&bi->db, pull.list, pull.count);
     DbDevice db = {};
-    uploadDb(&bi->db, &pull, &none, &db);
+    uploadDb(&bi->db, &pull, &db);
     free(pull.list);
     // A's pattern is symmetric, so the side CSC's column j is the side CSR's row j: top-down
     // levels read the rows, and the two directions share what sits in L2.
@@ -3176,7 +3167,7 @@ static void freeDb(Db* f) {
     void* all[] = {f->rowBlockOffsets, f->blockCol,        f->blockStart,     f->entryIndex,
                    f->entryValue,      f->colBlockOffsets, f->pushView,       f->sideRowOffsets,
                    f->sideCol,         f->sideVal,         f->sideColOffsets, f->sideRowCsc,
-                   f->sideValCsc};
+                   f->sideValCsc,      f->rowTable};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i)
         free(all[i]);
     memset(f, 0, sizeof(*f));
@@ -3186,7 +3177,6 @@ static void freeInput(Input* in) {
     freeCsr(&in->at);
     freeDb(&in->db);
     free(in->pull.list);
-    free(in->skip.list);
     free(in->dense);
     for (int c = 0; c < in->caseCount; ++c) {
         free(in->cases[c].x);
@@ -3699,8 +3689,7 @@ static bool prepareInput(Input* in, bool small) {
     if (in->kind != kInputFile && !makeInput(in, small))
         return false;
     bool ok = transpose(&in->a, &in->at) && buildDb(&in->a, &in->db) &&
-              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), false, &in->pull) &&
-              buildItems(&in->db, small ? kSkipBlocksSmall : kWarpSize, true, &in->skip);
+              buildItems(&in->db, itemEntriesFor(in->a.nnz, small), false, &in->pull);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
                         4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
