@@ -1706,6 +1706,8 @@ static bool buildBlockRow(const Csr* a, int I, bool fill, Db* f, BuildScratch* s
     f->rowBlockOffsets[I + 1] = f->blocks;
     return true;
 }
+// The push views: blocks in block-column order (a counting sort of the row-ordered blocks) with
+// their block row, entry start and column table; the side entries' CSC.
 static bool buildPushViews(const Csr* a, Db* f) {
     for (int b = 0; b < f->blocks; ++b)
         ++f->colBlockOffsets[f->blockCol[b] + 1];
