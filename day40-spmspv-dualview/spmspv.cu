@@ -421,6 +421,9 @@ static const int kDbBlocksPerSm = 5;
 // Whole warps (asserted below): pull's row sums, 16 a lane, fill a warp's share of shared memory.
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
+// Push reads x as float4, four columns a thread: a block's list of them fits the shared memory
+// pull's sums use.
+static const int kPushVector = 4;
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
@@ -435,8 +438,8 @@ static const int kSectorBytes = 32;
 // worst x, then the geometric mean, of the path the rule picks against the faster of push and
 // pull (evidence/notes.md).
 static const double kPushByteCost = 1.0;
-// Push's fixed steps (y zeroed behind a grid barrier, a block-wide vote on every chunk of x) cost
-// what pull pays to read this many bytes, whatever x holds.
+// Push's fixed steps (y zeroed behind a grid barrier, x listed a batch at a time) cost what pull
+// pays to read this many bytes, whatever x holds.
 static const double kPushFixedBytes = 5e6;
 // A pull item is a chain of dependent loads (the item, its block row's starts, its blocks, x), so
 // a matrix of many short block rows pulls slower than its bytes say: each item counts this many.
@@ -572,11 +575,10 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
                       kSeedRoots = 0x5eed0040e5ULL, kSeedDecode = 0x5eed0040f6ULL,
                       kSeedFamily = 0x5eed004107ULL;
 
-// Whole warps; the rule: two samples a lane, and a path is a count of lanes (choosePath).
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries == 2 * kWarpSize && kSkipOnly < kWarpSize,
-              "");
+              "whole warps; the rule: two samples a lane, a path a count of lanes (choosePath)");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
-static_assert(kSidePiece == 4, "a push task's loads are unrolled by four");
+static_assert(kSidePiece == 4 && kPushVector == 4, "push unrolls by four; it reads x as float4");
 
 // ---------------------------------------------------------------- error macros
 // Copies of common/cuda-check.h.
@@ -730,6 +732,12 @@ typedef struct {
     int blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
     float xv[kThreads];
 } PushShared;
+// DB push's batch: its nonzero x listed in column order, and the tasks of 256 of them.
+typedef struct {
+    PushShared tasks;
+    int col[kPushVector * kThreads];
+    float x[kPushVector * kThreads];
+} PushBatch;
 // Skipping pull's in shared memory: each thread's 16 row sums; per thread of a pass its block's
 // nonzero x columns as bits, entry start and column table, and the scan that deals their runs.
 typedef struct {
@@ -860,15 +868,20 @@ __global__ void plainCscPush(int cols, const int* __restrict__ offsets,
             atomicAdd(&y[rowsOf[k]], values[k] * xj);
     }
 }
-// A barrier across a grid whose blocks are all resident (the launcher sizes it so): each block
-// adds one arrival and waits for the whole grid's. The counter only grows, so the target of this
-// use is the next multiple of the grid size; stores made before it are fenced to L2 first.
-__device__ void gridBarrier(unsigned long long* counter) {
+// A barrier across a grid whose blocks are all resident (the launcher sizes it so), in two halves
+// so that a block can work between them: each block adds one arrival, then waits for the whole
+// grid's. The counter only grows, so the target of this use is the next multiple of the grid
+// size; stores made before the arrival are fenced to L2 first.
+__device__ unsigned long long gridArrive(unsigned long long* counter) {
     __syncthreads();
+    if (threadIdx.x != 0)
+        return 0;  // thread 0's target is the one gridWait reads
+    __threadfence();
+    return (atomicAdd(counter, 1ull) / gridDim.x + 1) * gridDim.x;
+}
+__device__ void gridWait(const unsigned long long* counter, unsigned long long target) {
     if (threadIdx.x == 0) {
-        __threadfence();
-        const unsigned long long target = (atomicAdd(counter, 1ull) / gridDim.x + 1) * gridDim.x;
-        while (*(volatile unsigned long long*)counter < target)
+        while (*(volatile const unsigned long long*)counter < target)
             __nanosleep(32);
         __threadfence();
     }
@@ -1076,42 +1089,65 @@ __device__ int taskOwner(const int* scan, int q) {
     }
     return low;
 }
-// x entries (or frontier vertices) a block takes at a time: 256, or fewer when there are too few
-// for every block of the grid to get some (a decoding layer's 2048 columns, a small frontier).
+// x entries (or frontier vertices) a block takes at a time: at most 256, and the same in each of
+// its rounds, so that the blocks' rounds come out even; fewer when there are too few for every
+// block of the grid to get some (a decoding layer's 2048 columns, a small frontier).
 __device__ int chunkFor(long long count) {
     const long long share = (count + gridDim.x - 1) / gridDim.x;
-    return share < kThreads ? (int)(share > 0 ? share : 1) : kThreads;
+    const long long rounds = (share + kThreads - 1) / kThreads;
+    return share > 0 ? (int)((share + rounds - 1) / rounds) : 1;
 }
 // snippet: db-push
-// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 256 entries
-// of x at a time. The metadata step counts and scans the tasks of the nonzero ones; then the tasks
-// are dealt out evenly over the block's threads.
-// firstX: this thread's x in the block's first chunk, loaded by the caller before it decided.
+// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 1,024
+// entries of x at a time, four a thread in one load. Their nonzero entries are listed in shared
+// memory in column order, so that a sparse batch costs one round, not one per 256 columns; for
+// each 256 of the list the metadata step counts and scans their tasks, which are dealt out evenly
+// over the block's threads. The first batch is listed while the grid meets.
+__device__ int listNonzeros(const DbView& view, const float* __restrict__ x, long long c0,
+                            int chunk, PushBatch& s) {
+    const long long j = c0 + kPushVector * threadIdx.x;
+    const float4 v = j < view.cols && threadIdx.x < chunk
+                         ? *reinterpret_cast<const float4*>(x + j)  // x is padded with zeros
+                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    const float column[kPushVector] = {v.x, v.y, v.z, v.w};
+    const int count = (v.x != 0.0f) + (v.y != 0.0f) + (v.z != 0.0f) + (v.w != 0.0f);
+    const int listed = blockExclusiveScan(count, s.tasks.scan, s.tasks.warpTotals);
+    for (int r = 0, at = s.tasks.scan[threadIdx.x]; r < kPushVector; ++r)
+        if (column[r] != 0.0f) {
+            s.col[at] = (int)(j + r);
+            s.x[at++] = column[r];
+        }
+    __syncthreads();
+    return listed;
+}
 __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
-                        float firstX, PushShared& s) {
+                        PushBatch& s) {
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
-    gridBarrier(view.barrier);
-    const int chunk = chunkFor(view.cols);
-    for (long long c0 = blockIdx.x * (long long)chunk; c0 < view.cols;
-         c0 += (long long)gridDim.x * chunk) {
-        const long long j = c0 + threadIdx.x;
-        const float xv = c0 == blockIdx.x * (long long)chunk    ? firstX
-                         : j < view.cols && threadIdx.x < chunk ? x[j]
-                                                                : 0.0f;
-        if (!__syncthreads_or(xv != 0.0f))
-            continue;  // most chunks of a very sparse x: nothing to deal
-        const int total = scanTasks(view, xv != 0.0f, (int)j, xv, s);
-        for (int q = threadIdx.x; q < total; q += kThreads) {
-            const int o = taskOwner(s.scan, q), local = q - s.scan[o];
-            if (local < s.blocks[o])
-                pushSegment(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, s.xv[o], y);
-            else
-                pushSide(view, s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece, s.sideEnd[o],
-                         s.xv[o], y);
+    const unsigned long long target = gridArrive(view.barrier);
+    const int chunk = chunkFor((view.cols + kPushVector - 1) / kPushVector);  // threads with x
+    const long long first = blockIdx.x * (long long)chunk * kPushVector;
+    int listed = listNonzeros(view, x, first, chunk, s);  // while the grid arrives
+    gridWait(view.barrier, target);
+    for (long long c0 = first; c0 < view.cols; c0 += (long long)gridDim.x * chunk * kPushVector) {
+        if (c0 != first)
+            listed = listNonzeros(view, x, c0, chunk, s);
+        for (int base = 0; base < listed; base += kThreads) {
+            const int k = base + threadIdx.x;
+            const int total =
+                scanTasks(view, k < listed, s.col[k], s.x[k], s.tasks);  // past the list: unused
+            for (int q = threadIdx.x; q < total; q += kThreads) {
+                const PushShared& t = s.tasks;
+                const int o = taskOwner(t.scan, q), local = q - t.scan[o];
+                if (local < t.blocks[o])
+                    pushSegment(view, t.blockBegin[o] + local, t.col[o] % kBlockDim, t.xv[o], y);
+                else
+                    pushSide(view, t.sideBegin[o] + (local - t.blocks[o]) * kSidePiece,
+                             t.sideEnd[o], t.xv[o], y);
+            }
+            __syncthreads();  // the shared arrays are rewritten by the next round
         }
-        __syncthreads();  // the shared arrays are rewritten by the next chunk
     }
 }
 // end snippet
@@ -1250,17 +1286,14 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
     dbSpmspv(DbView view, const float* __restrict__ x, float* __restrict__ y, int mode) {
     __shared__ union {
         float rowSums[kWarpsPerCta][kWarpSize * kBlockDim];
-        PushShared push;
+        PushBatch push;
         SkipShared skip;
     } shared;  // a call takes one path
-    // Push's first x: its load overlaps the rule's sample.
-    const long long j = blockIdx.x * (long long)chunkFor(view.cols) + threadIdx.x;
-    const float firstX = j < view.cols && threadIdx.x < chunkFor(view.cols) ? x[j] : 0.0f;
     const int path = mode == kAutoRule ? choosePath(view, x) : mode;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *view.decision = path;
     if (path == kPushOnly) {
-        pushAll(view, x, y, firstX, shared.push);
+        pushAll(view, x, y, shared.push);
     } else if (path == kSkipOnly) {
         for (int I = blockIdx.x; I < view.blockRows; I += gridDim.x)
             skipPullRow(view, I, x, y, shared.skip);
@@ -1799,10 +1832,7 @@ static double csrCscBytes(const Csr* a) {
 }
 static int itemEntriesFor(long long nnz, bool small) {
     const long long e = nnz / kItemsWanted;
-    return small                 ? kItemEntriesSmall
-           : e < kItemEntriesMin ? kItemEntriesMin
-           : e > kItemEntriesMax ? kItemEntriesMax
-                                 : (int)e;
+    return small ? kItemEntriesSmall : (int)fmax(kItemEntriesMin, fmin((double)e, kItemEntriesMax));
 }
 // Pull items: each block row's stream cut into pieces of at most itemEntries entries. A block row
 // of t entries gives at most 1 + t / itemEntries items, which bounds the list. blockedOnly:
@@ -2186,21 +2216,18 @@ static void launchCall(const void* ctx) {
                                  g->dense, g->db.view.cols, g->x, 1, &kBeta, g->y, 1));
     } else if (variant == kPlainPull) {
         typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
-        const PullKernel k = g->lanes == 2    ? plainCsrPull<2>
-                             : g->lanes == 4  ? plainCsrPull<4>
-                             : g->lanes == 8  ? plainCsrPull<8>
-                             : g->lanes == 16 ? plainCsrPull<16>
-                                              : plainCsrPull<32>;
+        const PullKernel byLanes[] = {plainCsrPull<2>, plainCsrPull<4>, plainCsrPull<8>,
+                                      plainCsrPull<16>, plainCsrPull<32>};
+        const PullKernel k =
+            byLanes[(g->lanes >= 4) + (g->lanes >= 8) + (g->lanes >= 16) + (g->lanes >= 32)];
         const long long blocks = ((long long)g->db.view.rows * g->lanes + kThreads - 1) / kThreads;
         k<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.rows, g->csrOffsets, g->csrIndex,
                                                    g->csrValue, g->x, g->y);
-        CUDA_CHECK(cudaGetLastError());
     } else if (variant == kPlainPush) {
         CUDA_CHECK(cudaMemsetAsync(g->y, 0, (size_t)g->db.view.rows * sizeof(float), g->stream));
         const long long blocks = ((long long)g->db.view.cols + kThreads - 1) / kThreads;
         plainCscPush<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.cols, g->cscOffsets,
                                                               g->cscIndex, g->cscValue, g->x, g->y);
-        CUDA_CHECK(cudaGetLastError());
     } else if (variant == kCublasCold || variant == kDbAutoCold) {
         // The next copy of the weights in turn: the turn advances as calls are issued or captured.
         static int turn = 0;
@@ -2214,8 +2241,8 @@ static void launchCall(const void* ctx) {
         const int modes[] = {kPullOnly, kPushOnly, kSkipOnly, kAutoRule};  // kDbPull to kDbAuto
         dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y,
                                                       modes[variant - kDbPull]);
-        CUDA_CHECK(cudaGetLastError());
     }
+    CUDA_CHECK(cudaGetLastError());  // a kernel launch's own error, if any
 }
 // One x: every variant checked on a poisoned y (0xFF bytes, NaN, so an unwritten row fails), then
 // timed, then checked again (a kernel that keeps state between calls shows a fault on a later one).
@@ -2534,48 +2561,30 @@ static double geomean(double logSum, int n) {
 // of the user's files prints only those that do not need the generated inputs.
 typedef struct {
     const char* name;
-    double value;
+    double value, target;
     bool general, atLeast;
-    double target;
-    const char* goal;
 } Headline;
 static void printGoals(const Results* r, const Results* family, bool generated) {
     const Headline all[] = {
-        {"db_pull_copy_fraction", r->pullCopyMin, false, true, 0.70,
-         "DB pull's share of the copy bandwidth, mesh and band, d = 0.1"},
-        {"auto_vs_best_plain_geomean", geomean(r->logPlain, r->nPlain), false, true, 0.0, ""},
-        {"auto_vs_best_plain_min", r->nPlain ? r->minPlain : 0.0, false, true, 0.60,
-         "auto against the faster plain kernel, the worst x"},
-        {"auto_vs_cusparse_d0.01", geomean(r->logCu[1], r->nCu[1]), false, true, 5.0,
-         "auto against cuSPARSE CSR at d = 0.01, geomean"},
-        {"auto_vs_cusparse_d0.0001", geomean(r->logCu[3], r->nCu[3]), false, true, 20.0,
-         "auto against cuSPARSE CSR at d = 0.0001, geomean"},
-        {"auto_vs_best_single_path_min", r->minSingle, true, true, 0.0, ""},
-        {"memory_blocked_max", r->memBlocked, false, false, 0.40,
-         "DB's bytes over CSR + CSC's, blocked inputs"},
-        {"memory_hypersparse_max", r->memHyper, false, false, 1.20,
-         "DB's bytes over CSR + CSC's, hypersparse kron"},
-        {"dbbfs_kron21_gteps", r->kronGteps, false, true, 150.0, "DB-BFS auto on kron21, GTEPS"},
-        {"dbbfs_vs_day38_best_kron21", r->bfsKron, false, true, 3.0,
-         "DB-BFS auto against day 38's grid loop on kron21"},
-        {"dbbfs_vs_day38_best_mesh", r->bfsMesh, false, true, 1.0,
-         "DB-BFS auto against day 38's grid loop on fe-mesh"},
-        {"dbbfs_auto_vs_best_single_min", r->bfsAutoMin, true, true, 0.95,
-         "DB-BFS auto against its faster single direction, worst graph"},
-        {"decode_vs_cublas_gemv", geomean(r->logDecode, r->nDecode), false, true, 2.0,
-         "the decoding layer against cuBLAS gemv, geomean"},
-        {"decode_cold_vs_cublas_gemv", geomean(r->logDecodeCold, r->nDecodeCold), false, true, 1.5,
-         "the same, every call's weights out of L2, geomean"},
-        {"auto_vs_cusparse_min", r->minCu, true, true, 1.0,
-         "auto against cuSPARSE CSR, the worst input and x"},
-        {"auto_us_d0.0001_max", r->maxAutoSparsest, true, false, 3.0,
-         "auto's microseconds a call at d = 0.0001, the slowest input"},
-        {"family_auto_vs_cusparse_min", family->minCu, false, true, 1.0,
-         "the family: auto against cuSPARSE CSR, the worst shape and x"},
-        {"family_auto_vs_best_single_path_min", family->minSingle, false, true, 0.9,
-         "the family: auto against its best single path, the worst"},
-        {"family_dbbfs_auto_vs_best_single_min", family->bfsAutoMin, false, true, 0.95,
-         "the family: DB-BFS auto against its faster direction, the worst"},
+        {"db_pull_copy_fraction", r->pullCopyMin, 0.70, false, true},
+        {"auto_vs_best_plain_geomean", geomean(r->logPlain, r->nPlain), 0.0, false, true},
+        {"auto_vs_best_plain_min", r->nPlain ? r->minPlain : 0.0, 0.60, false, true},
+        {"auto_vs_cusparse_d0.01", geomean(r->logCu[1], r->nCu[1]), 5.0, false, true},
+        {"auto_vs_cusparse_d0.0001", geomean(r->logCu[3], r->nCu[3]), 20.0, false, true},
+        {"auto_vs_best_single_path_min", r->minSingle, 0.0, true, true},
+        {"memory_blocked_max", r->memBlocked, 0.40, false, false},
+        {"memory_hypersparse_max", r->memHyper, 1.20, false, false},
+        {"dbbfs_kron21_gteps", r->kronGteps, 150.0, false, true},
+        {"dbbfs_vs_day38_best_kron21", r->bfsKron, 3.0, false, true},
+        {"dbbfs_vs_day38_best_mesh", r->bfsMesh, 1.0, false, true},
+        {"dbbfs_auto_vs_best_single_min", r->bfsAutoMin, 0.95, true, true},
+        {"decode_vs_cublas_gemv", geomean(r->logDecode, r->nDecode), 2.0, false, true},
+        {"decode_cold_vs_cublas_gemv", geomean(r->logDecodeCold, r->nDecodeCold), 1.5, false, true},
+        {"auto_vs_cusparse_min", r->minCu, 1.0, true, true},
+        {"auto_us_d0.0001_max", r->maxAutoSparsest, 3.0, true, false},
+        {"family_auto_vs_cusparse_min", family->minCu, 1.0, false, true},
+        {"family_auto_vs_best_single_path_min", family->minSingle, 0.9, false, true},
+        {"family_dbbfs_auto_vs_best_single_min", family->bfsAutoMin, 0.95, false, true},
     };
     const int count = (int)(sizeof(all) / sizeof(all[0]));
     for (int i = 0; i < count; ++i)
@@ -2585,7 +2594,7 @@ static void printGoals(const Results* r, const Results* family, bool generated) 
         const Headline* h = &all[i];
         const bool met = h->atLeast ? h->value >= h->target : h->value <= h->target;
         if (h->target > 0.0 && h->value < 1e30)
-            printf("~ goal: %s %s %.2f: %.3f {%s}\n", h->goal, h->atLeast ? ">=" : "<=", h->target,
+            printf("~ goal: %s %s %.2f: %.3f {%s}\n", h->name, h->atLeast ? ">=" : "<=", h->target,
                    h->value, met ? "met" : "missed");
     }
 }
