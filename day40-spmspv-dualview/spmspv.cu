@@ -421,9 +421,9 @@ static const int kDbBlocksPerSm = 5;
 // Whole warps (asserted below): pull's row sums, 16 a lane, fill a warp's share of shared memory.
 static const int kWarpsPerCta = kThreads / kWarpSize;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
-// Push reads x as float4, four columns a thread: a block's list of them fits the shared memory
-// pull's sums use.
-static const int kPushVector = 4;
+// Push reads x eight columns a thread, two float4 loads: a block's list of 2,048 fits the shared
+// memory skipping pull's sums use.
+static const int kPushColumns = 8;
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
@@ -432,11 +432,11 @@ static const int kSmallGridCtas = 4;   // --small: persistent loops take several
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
 static const int kSectorBytes = 32;
 // The program's direction rule: push when its counted bytes times this factor, plus its fixed
-// cost, stay below pull's. Push's bytes are those of the sampled columns that x holds: what push
-// reads depends on which columns x holds (a hub's block column), not only on how many. The four
-// constants below are fitted on the generated family (--full), never on the lesson's inputs: the
-// worst x, then the geometric mean, of the path the rule picks against the faster of push and
-// pull (evidence/notes.md).
+// cost, stay below those of the pull that would run (rulePath). Push's bytes are those of the
+// sampled columns that x holds: what push reads depends on which columns x holds (a hub's block
+// column), not only on how many. The four constants below are fitted on the generated family
+// (--full), never on the lesson's inputs: the worst x, then the geometric mean, of the path the
+// rule picks against the fastest path (evidence/notes.md).
 static const double kPushByteCost = 1.0;
 // Push's fixed steps (y zeroed behind a grid barrier, x listed a batch at a time) cost what pull
 // pays to read this many bytes, whatever x holds.
@@ -459,6 +459,7 @@ enum Mode {
     kAutoRule,
     kSkipOnly
 };
+static const char* const kModeNames[] = {"pull", "push", "auto", "skip"};  // auto: never a pick
 // The variants timed per x, in teaching order. cuBLAS's dense product stands in for cuSPARSE on
 // the decoding layers, where cuBLAS and DB auto are timed cold as well: each call on its own copy
 // of the weights (launchCall).
@@ -542,7 +543,8 @@ typedef struct {
     bool symmetric;        // drawn: A + A^T
 } Shape;
 // The generated family (--full) that auto's rule is judged and fitted on, never the lesson's own
-// inputs: the kinds of matrix users bring, from under 1,000 rows to 10^6, square and not.
+// inputs: the kinds of matrix users bring, from under 1,000 rows to 10^6, square and not, and a
+// pruned layer's dense rows.
 static const Shape kFamily[] = {
     {"grid2d-5pt", kLattice, 300, 2, 1, 0, 1.0, 0.0, 0, 0, false},
     {"grid2d-9pt", kLattice, 300, 2, 1, 1, 1.0, 0.0, 0, 0, false},
@@ -560,6 +562,7 @@ static const Shape kFamily[] = {
     {"tall", kDrawn, 200000, 4096, 8, 0, 1.0, 0.0, 0, 0, false},
     {"wide", kDrawn, 4096, 200000, 300, 0, 1.0, 0.0, 0, 0, false},
     {"tiny-random", kDrawn, 600, 600, 5, 0, 1.0, 0.0, 0, 0, false},
+    {"dense-rows", kDrawn, 3000, 6000, 2000, 0, 1.0, 0.0, 0, 0, false},
 };
 static const int kFamilyCount = (int)(sizeof(kFamily) / sizeof(kFamily[0]));
 // Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the
@@ -578,7 +581,7 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries == 2 * kWarpSize && kSkipOnly < kWarpSize,
               "whole warps; the rule: two samples a lane, a path a count of lanes (choosePath)");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
-static_assert(kSidePiece == 4 && kPushVector == 4, "push unrolls by four; it reads x as float4");
+static_assert(kSidePiece == 4 && kPushColumns == 8, "push unrolls by four; it reads x as 2 float4");
 
 // ---------------------------------------------------------------- error macros
 // Copies of common/cuda-check.h.
@@ -653,10 +656,11 @@ typedef struct {
 } PullItems;
 // The rule's numbers for one matrix, in bytes: per sampled column of x what push reads there
 // (weighted, and scaled to stand for cols / samples columns; 0 past the samples), push's fixed part
-// and its atomics' waits at a full x, pull's bytes with its items.
+// and its atomics' waits at a full x, pull's bytes with its items, skipping pull's at an empty x
+// and per share of x.
 typedef struct {
     const float* sampleBytes;  // kSampleEntries, on the device (the host's is Input's)
-    float pushFixed, pushWaits, pull;
+    float pushFixed, pushWaits, pull, skip, skipShare;
 } Rule;
 // One x of part 1, with the host's counts of what each path must read.
 typedef struct {
@@ -667,7 +671,7 @@ typedef struct {
     // Products of push; (block, column) segments; side pieces.
     long long products, segments, sidePieces;
     double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
-    bool rulePush;          // the rule's pick, as the device makes it (hostPicksPush)
+    int rulePath;           // the rule's pick, as the device makes it (hostRulePath)
     double *refY, *absSum;  // rows each, in double
     int* rowProducts;       // rows: products per row, for the tolerance
 } XCase;
@@ -735,8 +739,8 @@ typedef struct {
 // DB push's batch: its nonzero x listed in column order, and the tasks of 256 of them.
 typedef struct {
     PushShared tasks;
-    int col[kPushVector * kThreads];
-    float x[kPushVector * kThreads];
+    int col[kPushColumns * kThreads];
+    float x[kPushColumns * kThreads];
 } PushBatch;
 // Skipping pull's in shared memory: each thread's 16 row sums; per thread of a pass its block's
 // nonzero x columns as bits, entry start and column table, and the scan that deals their runs.
@@ -867,25 +871,6 @@ __global__ void plainCscPush(int cols, const int* __restrict__ offsets,
         for (int k = offsets[j0 + b] + lane; k < offsets[j0 + b + 1]; k += kWarpSize)
             atomicAdd(&y[rowsOf[k]], values[k] * xj);
     }
-}
-// A barrier across a grid whose blocks are all resident (the launcher sizes it so), in two halves
-// so that a block can work between them: each block adds one arrival, then waits for the whole
-// grid's. The counter only grows, so the target of this use is the next multiple of the grid
-// size; stores made before the arrival are fenced to L2 first.
-__device__ unsigned long long gridArrive(unsigned long long* counter) {
-    __syncthreads();
-    if (threadIdx.x != 0)
-        return 0;  // thread 0's target is the one gridWait reads
-    __threadfence();
-    return (atomicAdd(counter, 1ull) / gridDim.x + 1) * gridDim.x;
-}
-__device__ void gridWait(const unsigned long long* counter, unsigned long long target) {
-    if (threadIdx.x == 0) {
-        while (*(volatile const unsigned long long*)counter < target)
-            __nanosleep(32);
-        __threadfence();
-    }
-    __syncthreads();
 }
 // The owner of entry e among the window of blocks (or rows) whose starts the lanes hold: the last
 // lane k < width whose start is <= e. Five shuffles, no memory; every lane of the warp calls it.
@@ -1098,21 +1083,24 @@ __device__ int chunkFor(long long count) {
     return share > 0 ? (int)((share + rounds - 1) / rounds) : 1;
 }
 // snippet: db-push
-// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 1,024
-// entries of x at a time, four a thread in one load. Their nonzero entries are listed in shared
+// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 2,048
+// entries of x at a time, eight a thread in two loads. Their nonzero entries are listed in shared
 // memory in column order, so that a sparse batch costs one round, not one per 256 columns; for
 // each 256 of the list the metadata step counts and scans their tasks, which are dealt out evenly
 // over the block's threads. The first batch is listed while the grid meets.
 __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, long long c0,
                             int chunk, PushBatch& s) {
-    const long long j = c0 + kPushVector * threadIdx.x;
-    const float4 v = j < view.cols && threadIdx.x < chunk
-                         ? *reinterpret_cast<const float4*>(x + j)  // x is padded with zeros
-                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    const float column[kPushVector] = {v.x, v.y, v.z, v.w};
-    const int count = (v.x != 0.0f) + (v.y != 0.0f) + (v.z != 0.0f) + (v.w != 0.0f);
+    const long long j = c0 + kPushColumns * threadIdx.x;
+    const bool mine = j < view.cols && threadIdx.x < chunk;  // x is padded with zeros
+    const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    const float4 a = mine ? reinterpret_cast<const float4*>(x + j)[0] : zero;
+    const float4 b = mine ? reinterpret_cast<const float4*>(x + j)[1] : zero;
+    const float column[kPushColumns] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    int count = 0;
+    for (int r = 0; r < kPushColumns; ++r)
+        count += column[r] != 0.0f;
     const int listed = blockExclusiveScan(count, s.tasks.scan, s.tasks.warpTotals);
-    for (int r = 0, at = s.tasks.scan[threadIdx.x]; r < kPushVector; ++r)
+    for (int r = 0, at = s.tasks.scan[threadIdx.x]; r < kPushColumns; ++r)
         if (column[r] != 0.0f) {
             s.col[at] = (int)(j + r);
             s.x[at++] = column[r];
@@ -1125,12 +1113,25 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
-    const unsigned long long target = gridArrive(view.barrier);
-    const int chunk = chunkFor((view.cols + kPushVector - 1) / kPushVector);  // threads with x
-    const long long first = blockIdx.x * (long long)chunk * kPushVector;
-    int listed = listNonzeros(view, x, first, chunk, s);  // while the grid arrives
-    gridWait(view.barrier, target);
-    for (long long c0 = first; c0 < view.cols; c0 += (long long)gridDim.x * chunk * kPushVector) {
+    // A barrier across the grid (all resident: the launcher sizes it so), in two halves so that
+    // the block lists its first batch between them. Thread 0 fences y's zeros to L2 and adds the
+    // block's arrival; the counter only grows, so this use waits for the next multiple of the grid.
+    __syncthreads();
+    unsigned long long target = 0;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        target = (atomicAdd(view.barrier, 1ull) / gridDim.x + 1) * gridDim.x;
+    }
+    const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
+    const long long first = blockIdx.x * (long long)chunk * kPushColumns;
+    int listed = listNonzeros(view, x, first, chunk, s);
+    if (threadIdx.x == 0) {
+        while (*(volatile const unsigned long long*)view.barrier < target)
+            __nanosleep(32);
+        __threadfence();
+    }
+    __syncthreads();
+    for (long long c0 = first; c0 < view.cols; c0 += (long long)gridDim.x * chunk * kPushColumns) {
         if (c0 != first)
             listed = listNonzeros(view, x, c0, chunk, s);
         for (int base = 0; base < listed; base += kThreads) {
@@ -1251,17 +1252,22 @@ __host__ __device__ float laneBytes(float2 xs, const float* sampleBytes, int lan
     const float first = sampleBytes[lane], second = sampleBytes[lane + kWarpSize];
     return (xs.x != 0.0f ? first : 0.0f) + (xs.y != 0.0f ? second : 0.0f);
 }
-// Push against pull, in bytes: the sampled columns', push's fixed part, and its atomics' waits,
-// which grow with the square of x's share. fmaf rounds alike on the host and the device.
-__host__ __device__ bool pushWins(const Rule& rule, float sampledBytes, float share) {
-    return fmaf(rule.pushWaits * share, share, rule.pushFixed + sampledBytes) < rule.pull;
+// Push against the pull that would run, in bytes: push's sampled columns, its fixed part and its
+// atomics' waits, which grow with the square of x's share; against pull's bytes, or skipping
+// pull's where its mapping fits (skipRows: block rows long enough to keep a block of threads
+// busy, a thread a block) and x leaves at least half of every block's columns to skip. A sample
+// that sees none of x still stands for one sampled entry. fmaf rounds alike on host and device.
+__host__ __device__ int rulePath(const Rule& rule, float sampledBytes, int nonzero, int samples,
+                                 bool skipRows) {
+    const float share = (float)nonzero / (float)samples, seen = fmaxf(share, 1.0f / samples);
+    const bool skip = skipRows && share <= kSkipMaxShare;
+    const float other = skip ? fmaf(rule.skipShare, seen, rule.skip) : rule.pull;
+    const float push = fmaf(rule.pushWaits * seen, seen, rule.pushFixed + sampledBytes);
+    return push < other ? kPushOnly : skip ? kSkipOnly : kPullOnly;
 }
 // The path, decided by every block alike without talking: its first warp sums the same sample in
-// the same order (a butterfly over its lanes) and applies pushWins; one barrier tells the block
-// (one warp a block, not eight, so the sampled sectors take an eighth of the requests). Where pull
-// wins, skipping pull takes over when its mapping fits the matrix (view.skipRows: block rows long
-// enough to keep a block of threads busy, a thread a block) and x leaves at least half of every
-// block's columns to skip.
+// the same order (a butterfly over its lanes) and applies rulePath; one barrier tells the block
+// (one warp a block, not eight, so the sampled sectors take an eighth of the requests).
 __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
     int path = kPullOnly;
     if (threadIdx.x < kWarpSize) {
@@ -1271,9 +1277,7 @@ __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
             bytes += __shfl_xor_sync(kFullMask, bytes, o);
         const int nonzero = __popc(__ballot_sync(kFullMask, xs.x != 0.0f)) +
                             __popc(__ballot_sync(kFullMask, xs.y != 0.0f));
-        const float share = (float)nonzero / (float)ruleSamples(view.cols);  // of x, nonzero
-        const bool skip = view.skipRows && share <= kSkipMaxShare;
-        path = pushWins(view.rule, bytes, share) ? kPushOnly : skip ? kSkipOnly : kPullOnly;
+        path = rulePath(view.rule, bytes, nonzero, ruleSamples(view.cols), view.skipRows);
     }
     return __syncthreads_count(threadIdx.x < path);  // the first warp's lanes below path vote
 }
@@ -1899,9 +1903,14 @@ static void countRule(Input* in) {
     const double rows = f->rows > 0 ? f->rows : 1;
     in->rule.pushWaits = (float)(kAtomicWaitBytes * (double)in->a.nnz * in->a.nnz / rows);
     in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
+    // Skipping pull: a block's column, start, table and x line (4 + 4 + 16 + 64 bytes), a side
+    // entry (8), a block row's offsets and y (4 + 64); 5 bytes a payload entry x's share reads.
+    in->rule.skip = (float)(88.0 * f->blocks + 8.0 * f->sideNnz + 68.0 * f->blockRows);
+    in->rule.skipShare = (float)(5.0 * f->blockedNnz);
 }
-// The rule's pick for x as each block's first warp makes it: the same lanes, the same butterfly.
-static bool hostPicksPush(const Input* in, const float* x) {
+// The rule's pick for x as each block's first warp makes it: the same lanes, the same butterfly
+// (skipping pull where it fits, as in the default run).
+static int hostRulePath(const Input* in, const float* x) {
     float bytes[kWarpSize];
     int nonzero = 0;
     for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -1913,7 +1922,7 @@ static bool hostPicksPush(const Input* in, const float* x) {
     for (int o = kWarpSize / 2; o > 0; o /= 2)
         for (int lane = 0; lane < o; ++lane)
             bytes[lane] += bytes[lane + o];
-    return pushWins(in->rule, bytes[0], (float)nonzero / (float)ruleSamples(in->a.cols));
+    return rulePath(in->rule, bytes[0], nonzero, ruleSamples(in->a.cols), skipFits(&in->db));
 }
 // The work each path must do for this x, counted on the host: x blocks touched, push segments and
 // products, the sector bytes of DB push and plain push; and the rule's pick, read from the sample
@@ -1941,7 +1950,7 @@ static void countWork(const Input* in, XCase* xc) {
     xc->pullBytes = in->pullBytesFull;
     xc->plainPullBytes =
         4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
-    xc->rulePush = hostPicksPush(in, xc->x);
+    xc->rulePath = hostRulePath(in, xc->x);
 }
 // snippet: reference
 // y in double by columns (the push order, so only x's nonzeros cost anything), and per row the
@@ -2339,9 +2348,8 @@ static void printTimes(const Input* in, const XCase* xc, const bool* enabled, co
     const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
                               t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
     const double base = in->kind == kInputDecode ? t[kCublasGemv] : t[kCusparseCsr];
-    const char* const paths[] = {"pull", "push", "auto", "skip"};  // by Mode; auto never comes back
-    printf(" %4s %6.2fx %6.2fx\n", paths[decision], t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
-           t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+    printf(" %4s %6.2fx %6.2fx\n", kModeNames[decision],
+           t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
 }
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 // handles: the stream and library handles, the only fields set.
@@ -3595,7 +3603,7 @@ static void printCase(const XCase* xc, const Input* in) {
     snprintf(blocks, sizeof(blocks), "%d of %d", xc->activeBlocks, in->db.blockCols);
     printf("  %-9s %-6g %8d %15s %9lld %9lld %8.2f %8.2f  %s\n", kPatternNames[xc->pattern],
            xc->density, xc->nonzeros, blocks, xc->segments + xc->sidePieces, xc->products,
-           xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, xc->rulePush ? "push" : "pull");
+           xc->pushBytes / 1e6, xc->plainPushBytes / 1e6, kModeNames[xc->rulePath]);
 }
 
 // ---------------------------------------------------------------- the steps of main
@@ -3652,7 +3660,6 @@ static int listInputs(const Options* o, Input* inputs) {
 }
 // A generated input's matrix, name and description. False after the line saying why.
 static bool makeInput(Input* in, bool small) {
-    const char* what = in->name;  // for the out-of-memory line; kron and decode name their kind
     bool ok = true;
     if (in->kind == kInputMesh) {
         const int side = small ? kFeSideSmall : kFeSide;
@@ -3671,7 +3678,6 @@ static bool makeInput(Input* in, bool small) {
     } else if (in->kind == kInputKron) {
         const int scale = small ? kKronScaleSmall : kKronScale;
         snprintf(in->name, sizeof(in->name), "kron%d", scale);
-        what = "kron";
         snprintf(in->description, sizeof(in->description),
                  "Graph500 Kronecker graph, scale %d, edge factor %d", scale, kKronEdgeFactor);
         ok = makeKron(scale, kSeedKron, true, &in->a);
@@ -3684,14 +3690,13 @@ static bool makeInput(Input* in, bool small) {
         const int shrink = small ? kDecodeShrinkSmall : 1;
         const int rows = kDecodeRows[in->shape] / shrink, cols = kDecodeCols[in->shape] / shrink;
         snprintf(in->name, sizeof(in->name), "decode-%dx%d", rows, cols);
-        what = "decode";
         snprintf(in->description, sizeof(in->description),
                  "W %d x %d from a fixed seed (no model weights), half pruned by magnitude", rows,
                  cols);
         ok = makeDecode(rows, cols, &in->a, &in->dense);
     }
     if (!ok)
-        outOfMemory(what);
+        outOfMemory(in->name);
     return ok;
 }
 // One part-1 input, made or read: its transpose, its DB format, its pull items, the byte counts,
