@@ -434,7 +434,7 @@ static const int kSectorBytes = 32;
 // The program's direction rule: push when its counted bytes times this factor, plus its fixed
 // cost, stay below those of the pull that would run (rulePath). Push's bytes are those of the
 // sampled columns that x holds: what push reads depends on which columns x holds (a hub's block
-// column), not only on how many. The four constants below are fitted on the generated family
+// column), not only on how many. The five constants below are fitted on the generated family
 // (--full), never on the lesson's inputs: the worst x, then the geometric mean, of the path the
 // rule picks against the fastest path (evidence/notes.md).
 static const double kPushByteCost = 1.0;
@@ -446,9 +446,11 @@ static const double kPushFixedBytes = 5e6;
 static const double kPullItemBytes = 500.0;
 // Push's atomics onto one output row are done one after another: each of a row's products waits
 // behind the others that land there, about products / rows of them. The rule adds products times
-// that many waits, each counted as this many bytes: outputs few and products many, as in a
-// decoding layer, and push loses.
-static const double kAtomicWaitBytes = 1.0;
+// that many waits, each counted as this many bytes: outputs few and products many, and push loses.
+static const double kAtomicWaitBytes = 0.125;
+// Skipping pull's counted bytes weigh this much against push's: every block row reads the same
+// x lines, which L2 serves.
+static const double kSkipByteCost = 0.5;
 // Skipping pull reads the runs of x's nonzero columns only; past this share of x nonzero it reads
 // most of the payload anyway, in short runs, where pull streams it a warp an item.
 static const float kSkipMaxShare = 0.5f;
@@ -1905,8 +1907,9 @@ static void countRule(Input* in) {
     in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
     // Skipping pull: a block's column, start, table and x line (4 + 4 + 16 + 64 bytes), a side
     // entry (8), a block row's offsets and y (4 + 64); 5 bytes a payload entry x's share reads.
-    in->rule.skip = (float)(88.0 * f->blocks + 8.0 * f->sideNnz + 68.0 * f->blockRows);
-    in->rule.skipShare = (float)(5.0 * f->blockedNnz);
+    in->rule.skip =
+        (float)(kSkipByteCost * (88.0 * f->blocks + 8.0 * f->sideNnz + 68.0 * f->blockRows));
+    in->rule.skipShare = (float)(kSkipByteCost * 5.0 * f->blockedNnz);
 }
 // The rule's pick for x as each block's first warp makes it: the same lanes, the same butterfly
 // (skipping pull where it fits, as in the default run).
@@ -3695,9 +3698,7 @@ static bool makeInput(Input* in, bool small) {
                  cols);
         ok = makeDecode(rows, cols, &in->a, &in->dense);
     }
-    if (!ok)
-        outOfMemory(in->name);
-    return ok;
+    return ok || outOfMemory(in->name);
 }
 // One part-1 input, made or read: its transpose, its DB format, its pull items, the byte counts,
 // and every x with its work and its CPU answer. False after the line saying why.
@@ -3729,9 +3730,7 @@ static bool prepareInput(Input* in, bool small) {
         if (ok)
             countWork(in, xc);
     }
-    if (!ok)
-        outOfMemory(in->kind == kInputFile ? in->path : in->name);
-    return ok;
+    return ok || outOfMemory(in->kind == kInputFile ? in->path : in->name);
 }
 // Step 3 for parts 1 and 3: every file read and checked before anything is made, then each
 // input made and prepared, with its lines. False after the line saying why.
@@ -3744,9 +3743,9 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         "cuSPARSE; DB-BFS; a decoding layer\n");
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
     printf(
-        "the rule: push byte cost %.1f, its fixed steps %.1f MB, an atomic's wait %.1f B, a "
-        "pull item %.0f B\n",
-        kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes, kPullItemBytes);
+        "the rule: push byte cost %.1f, fixed steps %.1f MB, an atomic's wait %g B; a pull item "
+        "%.0f B; skipping pull's byte cost %.1f\n",
+        kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes, kPullItemBytes, kSkipByteCost);
     puts(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's), the "
                    "rule's pick"
                  : "each x's table (push's work, the rule's pick): --full");
