@@ -2173,7 +2173,12 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db);
-    g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
+    // No more blocks than the matrix keeps busy: a block row each (skipping pull) or eight pull
+    // items, and 2,048 columns of push's x; a small matrix's push then meets at a cheaper barrier.
+    const long long busy =
+        max(skipFits(f) ? f->blockRows : (in->pull.count + kWarpsPerCta - 1LL) / kWarpsPerCta,
+            ((long long)f->cols + kPushColumns * kThreads - 1) / (kPushColumns * kThreads));
+    g->grid = (int)min((long long)residentGrid((const void*)dbSpmspv, kThreads, sms, small), busy);
     // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
     size_t bufferBytes = 0;
     CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
@@ -2263,10 +2268,8 @@ static int runCase(const Input* in, const XCase* xc, GpuInput* g, const bool* en
                    double* times, int* path) {
     const size_t yBytes = ((size_t)in->db.blockRows * kBlockDim + kGuardFloats) * sizeof(float);
     float* hostY = (float*)hostAlloc(yBytes, "hostY", false);
-    if (!hostY) {
-        outOfMemory(in->name);
-        return 1;
-    }
+    if (!hostY)
+        return !outOfMemory(in->name);  // one failure, after the line that says so
     CUDA_CHECK(cudaMemcpy(g->x, xc->x, (size_t)in->a.cols * sizeof(float), cudaMemcpyHostToDevice));
     int failures = 0;
     for (int variant = 0; variant < kVariantCount; ++variant) {
@@ -2509,10 +2512,8 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
     PullItems pull;
-    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), true, &pull)) {
-        outOfMemory(bi->name);
-        return 1;
-    }
+    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), true, &pull))
+        return !outOfMemory(bi->name);  // one failure, after the line that says so
     DbDevice db = {};
     uploadDb(&bi->db, &pull, &db);
     free(pull.list);
