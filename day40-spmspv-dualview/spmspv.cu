@@ -2173,12 +2173,11 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     CUDA_CHECK(cudaMemset(g->x, 0, xBytes));
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db);
-    // No more blocks than the matrix keeps busy: a block row each (skipping pull) or eight pull
-    // items, and 2,048 columns of push's x; a small matrix's push then meets at a cheaper barrier.
-    const long long busy =
-        max(skipFits(f) ? f->blockRows : (in->pull.count + kWarpsPerCta - 1LL) / kWarpsPerCta,
-            ((long long)f->cols + kPushColumns * kThreads - 1) / (kPushColumns * kThreads));
-    g->grid = (int)min((long long)residentGrid((const void*)dbSpmspv, kThreads, sms, small), busy);
+    // Where skipping pull fits, a block a block row: it ran slower with the idle blocks of a full
+    // grid beside its busy ones (notes.md), and pull, slower too, is the rule's pick only for a
+    // dense x, where cuBLAS wins anyway.
+    g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
+    g->grid = skipFits(f) && f->blockRows < g->grid ? f->blockRows : g->grid;
     // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
     size_t bufferBytes = 0;
     CUSPARSE_CHECK(cusparseCreateCsr(&g->csr, a->rows, a->cols, a->nnz, g->csrOffsets, g->csrIndex,
