@@ -429,6 +429,9 @@ static const int kPushColumns = 8;
 static const int kBottomUpPiece = 8;
 static const int kSampleEntries = 64;  // x entries the rule samples in every block (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
+// Push's grid barrier: blocks arrive on this many counters, each on its own 256-byte line (32
+// words apart), so that arrivals and polls spread over L2 instead of queueing on one address.
+static const unsigned kBarrierGroups = 32, kBarrierStride = 32;
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
 static const int kSectorBytes = 32;
 // The program's direction rule: push when its counted bytes times this factor, plus its fixed
@@ -648,8 +651,12 @@ typedef struct {
 } Db;
 // One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first,
 // then side entries). A split block row's pieces leave partial sums; the last to arrive adds them.
+// The block row's blocks end at blockEnd, its entries start at entryStart, blocked of them in
+// blocks; firstBlock holds entry begin. The item carries them, so that a warp's first loads after
+// the item's are its entries, not a walk to them.
 typedef struct {
     int blockRow, begin, end, piece, pieces, partialBase, splitId;
+    int firstBlock, blockEnd, entryStart, blocked;
 } PullItem;
 // A format's pull items, and the block rows split into pieces and those pieces (the partial sums').
 typedef struct {
@@ -727,7 +734,7 @@ typedef struct {
     const PullItem* items;
     float* partials;              // 16 per piece of a split block row
     unsigned int* arrivals;       // pieces finished, per split block row
-    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
+    unsigned long long* barrier;  // push's grid barrier: kBarrierGroups counters, top, releases
     Rule rule;
     int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
@@ -899,17 +906,15 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     float* mine = sums + lane;
     for (int r = 0; r < kBlockDim; ++r)
         mine[r * kWarpSize] = 0.0f;
-    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
-              e0 = view.blockStart[b0];
-    const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
+    const int b1 = it.blockEnd, e0 = it.entryStart, blocked = it.blocked;
+    const int stop = it.end < blocked ? it.end : blocked;
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX;
     int pos = it.begin;
-    for (int wb = b0; pos < stop; wb += kWarpSize) {
+    for (int wb = it.firstBlock; pos < stop; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
         const int limit = windowEnd < stop ? windowEnd : stop;
-        if (pos >= limit)
-            continue;  // the item starts past this window
         for (; pos < limit; pos += kWarpSize * kPullUnroll) {
             unsigned char index[kPullUnroll];
             float value[kPullUnroll];
@@ -930,8 +935,7 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
-    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
-              s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    const int s0 = __shfl_sync(kFullMask, myRowStart, 0);
     for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
          pos += kWarpSize * kPullUnroll) {
         int col[kPullUnroll];
@@ -1110,25 +1114,39 @@ __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, lon
     __syncthreads();
     return listed;
 }
+// Push's grid barrier, arrival (thread 0 of every block; all blocks resident): the block adds one
+// to its group's counter; a group's last adds the group to the top counter, and the grid's last
+// raises every group's release word. Counters only grow, each by its group's size a call, so the
+// count a block sees names the call's generation, which its release word must reach.
+__device__ unsigned long long arriveAtBarrier(unsigned long long* lines) {
+    const unsigned groups = min(gridDim.x, kBarrierGroups), group = blockIdx.x % groups;
+    const unsigned size = gridDim.x / groups + (group < gridDim.x % groups);
+    __threadfence();  // this block's stores (y's zeros) before its arrival
+    const unsigned long long seen = atomicAdd(&lines[group * kBarrierStride], 1ull);
+    const unsigned long long generation = seen / size + 1;
+    if (seen + 1 == generation * size &&
+        atomicAdd(&lines[kBarrierGroups * kBarrierStride], 1ull) + 1 == generation * groups) {
+        __threadfence();
+        for (unsigned g = 0; g < groups; ++g)
+            atomicExch(&lines[(kBarrierGroups + 1 + g) * kBarrierStride], generation);
+    }
+    return generation;
+}
 __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
                         PushBatch& s) {
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
-    // A barrier across the grid (all resident: the launcher sizes it so), in two halves so that
-    // the block lists its first batch between them. Thread 0 fences y's zeros to L2 and adds the
-    // block's arrival; the counter only grows, so this use waits for the next multiple of the grid.
+    // A barrier across the grid, in two halves so that the block lists its first batch between.
     __syncthreads();
-    unsigned long long target = 0;
-    if (threadIdx.x == 0) {
-        __threadfence();
-        target = (atomicAdd(view.barrier, 1ull) / gridDim.x + 1) * gridDim.x;
-    }
+    const unsigned long long generation = threadIdx.x == 0 ? arriveAtBarrier(view.barrier) : 0;
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
     if (threadIdx.x == 0) {
-        while (*(volatile const unsigned long long*)view.barrier < target)
+        const unsigned group = blockIdx.x % min(gridDim.x, kBarrierGroups);
+        while (*(volatile const unsigned long long*)&view
+                    .barrier[(kBarrierGroups + 1 + group) * kBarrierStride] < generation)
             __nanosleep(32);
         __threadfence();
     }
@@ -1408,16 +1426,13 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         return 0;
     unsigned int found = 0;
     long long looked = 0;
-    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
-              e0 = view.blockStart[b0];
+    const int b1 = it.blockEnd, e0 = it.entryStart;
     int pos = it.begin;
-    for (int wb = b0; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
+    for (int wb = it.firstBlock; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : it.end;
         const int limit = windowEnd < it.end ? windowEnd : it.end;
-        if (pos >= limit)
-            continue;
         for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
             int index[kBfsPullUnroll];
 #pragma unroll
@@ -1860,9 +1875,14 @@ static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems
             continue;
         const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
-        for (int p = 0; p < pieces; ++p) {
+        const int b0 = f->rowBlockOffsets[I], b1 = f->rowBlockOffsets[I + 1];
+        const int e0 = f->blockStart[b0];
+        for (int p = 0, k = b0; p < pieces; ++p) {
             const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
+            while (k + 1 < b1 && f->blockStart[k + 1] - e0 <= p * itemEntries)
+                ++k;  // the block that holds the piece's first entry
+            const PullItem it = {
+                I, p * itemEntries, end, p, pieces, out->splitPieces, splitId, k, b1, e0, blocked};
             out->list[out->count++] = it;
         }
         if (pieces > 1) {
@@ -2132,10 +2152,11 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
     const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
-    view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
+    const size_t barrierBytes = (2 * kBarrierGroups + 1) * kBarrierStride * sizeof(long long);
+    view->barrier = (unsigned long long*)keep(d, NULL, barrierBytes);
     view->decision = (int*)keep(d, NULL, sizeof(int));
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
-    CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(view->barrier, 0, barrierBytes));
 }
 // A persistent or cooperative grid: as many blocks of the kernel as the GPU holds at once
 // (--small: a few, so that the loops take several turns).
