@@ -679,7 +679,7 @@ typedef struct {
     int nonzeros, activeBlocks;  // x entries and x blocks that are not zero
     // Products of push; (block, column) segments; side pieces.
     long long products, segments, sidePieces;
-    double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
+    double pushBytes, plainPullBytes, plainPushBytes;  // the sector model
     int rulePath;           // the rule's pick, as the device makes it (hostRulePath)
     double *refY, *absSum;  // rows each, in double
     int* rowProducts;       // rows: products per row, for the tolerance
@@ -977,16 +977,9 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     __threadfence();  // the last piece in adds every piece's sums, in piece order
     const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
     float total = 0.0f;
-    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
-        float part[kMergeUnroll];  // loaded together: their latencies overlap
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            part[u] =
-                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            total += part[u];
-    }
+#pragma unroll kMergeUnroll  // the pieces' loads issued together: their latencies overlap
+    for (int p = 0; p < it.pieces; ++p)
+        total += lane < rowsHere ? __ldcg(piece + p * kBlockDim) : 0.0f;
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
@@ -1035,11 +1028,10 @@ __device__ void pushSide(const DbView& view, int begin, int end, float xj, float
     int row[kSidePiece];
     float value[kSidePiece];
 #pragma unroll
-    for (int u = 0; u < kSidePiece; ++u)
+    for (int u = 0; u < kSidePiece; ++u) {
         row[u] = begin + u < end ? view.sideRowCsc[begin + u] : 0;
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u)
         value[u] = begin + u < end ? view.sideValCsc[begin + u] : 0.0f;
+    }
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
         if (begin + u < end)
@@ -1867,16 +1859,14 @@ static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems
         return false;
     for (int I = 0; I < f->blockRows; ++I) {
         const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-        const int blocked =
-            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
+        const int b0 = f->rowBlockOffsets[I], b1 = f->rowBlockOffsets[I + 1];
+        const int e0 = f->blockStart[b0], blocked = f->blockStart[b1] - e0;
         const int total =
             blocked + (blockedOnly ? 0 : f->sideRowOffsets[r1] - f->sideRowOffsets[r0]);
         if (total == 0 && blockedOnly)
             continue;
         const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
-        const int b0 = f->rowBlockOffsets[I], b1 = f->rowBlockOffsets[I + 1];
-        const int e0 = f->blockStart[b0];
         for (int p = 0, k = b0; p < pieces; ++p) {
             const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
             while (k + 1 < b1 && f->blockStart[k + 1] - e0 <= p * itemEntries)
@@ -1924,7 +1914,8 @@ static void countRule(Input* in) {
     // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
     const double rows = f->rows > 0 ? f->rows : 1;
     in->rule.pushWaits = (float)(kAtomicWaitBytes * (double)in->a.nnz * in->a.nnz / rows);
-    in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
+    in->rule.pull =
+        (float)(in->pullBytesFull + (sizeof(PullItem) + kPullItemBytes) * in->pull.count);
     // Skipping pull: a block's column, start, table and x line (4 + 4 + 16 + 64 bytes), a side
     // entry (8), a block row's offsets and y (4 + 64); 5 bytes a payload entry x's share reads.
     in->rule.skip =
@@ -1970,7 +1961,6 @@ static void countWork(const Input* in, XCase* xc) {
         }
         xc->activeBlocks += active;
     }
-    xc->pullBytes = in->pullBytesFull;
     xc->plainPullBytes =
         4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
     xc->rulePath = hostRulePath(in, xc->x);
@@ -2329,8 +2319,7 @@ static void addRatio(double baseMs, double autoMs, double* logSum, int* count) {
     }
 }
 // One x's times into the headline figures.
-static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t,
-                    double copyGBs, Results* r) {
+static void collect(const Input* in, int caseIndex, const double* t, double copyGBs, Results* r) {
     const double autoMs = t[kDbAuto];
     if (!(autoMs > 0.0))
         return;
@@ -2349,7 +2338,8 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
         r->minSingle = fmin(r->minSingle, fmin(fmin(t[kDbPull], t[kDbPush]), skip) / autoMs);
     }
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
-        r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
+        r->pullCopyMin =
+            fmin(r->pullCopyMin, in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
     if (in->a.nnz < kLargeNnz)
         return;
     const double plain =
@@ -2405,7 +2395,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
         int decision = 0;
         failures += runCase(in, xc, &g, enabled, small, t, &decision);
         printTimes(in, xc, enabled, t, decision);
-        collect(in, xc, c, t, copyGBs, r);
+        collect(in, c, t, copyGBs, r);
         if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
             printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n",
                    in->name, t[kDbPull] > 0.0 ? in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 : 0.0,
@@ -3730,8 +3720,7 @@ static bool prepareInput(Input* in, bool small) {
               buildItems(&in->db, itemEntriesFor(in->a.nnz, small), false, &in->pull);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
-                        4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
-                        (double)sizeof(PullItem) * in->pull.count + 4.0 * f->cols + 4.0 * f->rows;
+                        4.0 * (f->rows + 1) + 8.0 * f->sideNnz + 4.0 * f->cols + 4.0 * f->rows;
     double push = 0.0;
     for (int j = 0; ok && j < f->cols; ++j)
         push += pushBytesOfColumn(f, j);
