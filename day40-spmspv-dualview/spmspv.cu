@@ -898,19 +898,19 @@ __device__ int ownerLane(int myStart, int e, int width) {
 // block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
 // row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
 // lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
-__device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
+__device__ void pullItem(const DbView& view, const PullItem* it, const float* __restrict__ x,
                          float* __restrict__ y, float* sums) {
-    const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
+    const int lane = threadIdx.x % kWarpSize, I = it->blockRow, r0 = I * kBlockDim;
     const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
     // This lane's 16 row sums, one a row of 32: bank = lane, whatever the rows.
     float* mine = sums + lane;
     for (int r = 0; r < kBlockDim; ++r)
         mine[r * kWarpSize] = 0.0f;
-    const int b1 = it.blockEnd, e0 = it.entryStart, blocked = it.blocked;
-    const int stop = it.end < blocked ? it.end : blocked;
+    const int b1 = it->blockEnd, e0 = it->entryStart, blocked = it->blocked;
+    const int stop = it->end < blocked ? it->end : blocked;
     const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX;
-    int pos = it.begin;
-    for (int wb = it.firstBlock; pos < stop; wb += kWarpSize) {
+    int pos = it->begin;
+    for (int wb = it->firstBlock; pos < stop; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
@@ -936,21 +936,21 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
     const int s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
+    for (pos = it->begin > blocked ? it->begin : blocked; pos < it->end;
          pos += kWarpSize * kPullUnroll) {
         int col[kPullUnroll];
         float value[kPullUnroll];
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane;
-            col[u] = p < it.end ? view.sideCol[s0 + p - blocked] : 0;
-            value[u] = p < it.end ? view.sideVal[s0 + p - blocked] : 0.0f;
+            col[u] = p < it->end ? view.sideCol[s0 + p - blocked] : 0;
+            value[u] = p < it->end ? view.sideVal[s0 + p - blocked] : 0.0f;
         }
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane,
                       r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            if (p < it.end)
+            if (p < it->end)
                 mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
         }
     }
@@ -960,30 +960,30 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
         sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
     __syncwarp();
-    if (it.pieces == 1) {
+    if (it->pieces == 1) {
         if (lane < rowsHere)
             y[r0 + lane] = sum;
         return;
     }
     if (lane < kBlockDim)
-        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
+        view.partials[(size_t)(it->partialBase + it->piece) * kBlockDim + lane] = sum;
     __threadfence();
     __syncwarp();
     unsigned int before = 0;
     if (lane == 0)
-        before = atomicAdd(&view.arrivals[it.splitId], 1u);
-    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
+        before = atomicAdd(&view.arrivals[it->splitId], 1u);
+    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it->pieces - 1)
         return;
     __threadfence();  // the last piece in adds every piece's sums, in piece order
-    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
+    const float* piece = view.partials + (size_t)it->partialBase * kBlockDim + lane;
     float total = 0.0f;
 #pragma unroll kMergeUnroll  // the pieces' loads issued together: their latencies overlap
-    for (int p = 0; p < it.pieces; ++p)
+    for (int p = 0; p < it->pieces; ++p)
         total += lane < rowsHere ? __ldcg(piece + p * kBlockDim) : 0.0f;
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
-        view.arrivals[it.splitId] = 0u;
+        view.arrivals[it->splitId] = 0u;
 }
 // end snippet
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
@@ -1317,7 +1317,7 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         const int warp = threadIdx.x / kWarpSize;
         for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
              i += (long long)gridDim.x * kWarpsPerCta)
-            pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
+            pullItem(view, view.items + i, x, y, shared.rowSums[warp]);
     }
 }
 // end snippet
@@ -1418,13 +1418,16 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         return 0;
     unsigned int found = 0;
     long long looked = 0;
-    const int b1 = it.blockEnd, e0 = it.entryStart;
+    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
+              e0 = view.blockStart[b0];
     int pos = it.begin;
-    for (int wb = it.firstBlock; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
+    for (int wb = b0; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : it.end;
         const int limit = windowEnd < it.end ? windowEnd : it.end;
+        if (pos >= limit)
+            continue;
         for (; pos < limit && (found | done) != 0xffffu; pos += kWarpSize * kBfsPullUnroll) {
             int index[kBfsPullUnroll];
 #pragma unroll
@@ -1871,9 +1874,8 @@ static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems
             const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
             while (k + 1 < b1 && f->blockStart[k + 1] - e0 <= p * itemEntries)
                 ++k;  // the block that holds the piece's first entry
-            const PullItem it = {
+            out->list[out->count++] = {
                 I, p * itemEntries, end, p, pieces, out->splitPieces, splitId, k, b1, e0, blocked};
-            out->list[out->count++] = it;
         }
         if (pieces > 1) {
             ++out->splitRows;
