@@ -429,9 +429,6 @@ static const int kPushColumns = 8;
 static const int kBottomUpPiece = 8;
 static const int kSampleEntries = 64;  // x entries the rule samples in every block (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
-// Push's grid barrier: blocks arrive on this many counters, each on its own 256-byte line (32
-// words apart), so that arrivals and polls spread over L2 instead of queueing on one address.
-static const unsigned kBarrierGroups = 32, kBarrierStride = 32;
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
 static const int kSectorBytes = 32;
 // The program's direction rule: push when its counted bytes times this factor, plus its fixed
@@ -651,12 +648,8 @@ typedef struct {
 } Db;
 // One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first,
 // then side entries). A split block row's pieces leave partial sums; the last to arrive adds them.
-// The block row's blocks end at blockEnd, its entries start at entryStart, blocked of them in
-// blocks; firstBlock holds entry begin. The item carries them, so that a warp's first loads after
-// the item's are its entries, not a walk to them.
 typedef struct {
     int blockRow, begin, end, piece, pieces, partialBase, splitId;
-    int firstBlock, blockEnd, entryStart, blocked;
 } PullItem;
 // A format's pull items, and the block rows split into pieces and those pieces (the partial sums').
 typedef struct {
@@ -679,7 +672,7 @@ typedef struct {
     int nonzeros, activeBlocks;  // x entries and x blocks that are not zero
     // Products of push; (block, column) segments; side pieces.
     long long products, segments, sidePieces;
-    double pushBytes, plainPullBytes, plainPushBytes;  // the sector model
+    double pullBytes, pushBytes, plainPullBytes, plainPushBytes;  // the sector model
     int rulePath;           // the rule's pick, as the device makes it (hostRulePath)
     double *refY, *absSum;  // rows each, in double
     int* rowProducts;       // rows: products per row, for the tolerance
@@ -734,7 +727,7 @@ typedef struct {
     const PullItem* items;
     float* partials;              // 16 per piece of a split block row
     unsigned int* arrivals;       // pieces finished, per split block row
-    unsigned long long* barrier;  // push's grid barrier: kBarrierGroups counters, top, releases
+    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
     Rule rule;
     int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
@@ -898,23 +891,25 @@ __device__ int ownerLane(int myStart, int e, int width) {
 // block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
 // row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
 // lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
-__device__ void pullItem(const DbView& view, const PullItem* it, const float* __restrict__ x,
+__device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
                          float* __restrict__ y, float* sums) {
-    const int lane = threadIdx.x % kWarpSize, I = it->blockRow, r0 = I * kBlockDim;
+    const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
     const int rowsHere = view.rows - r0 < kBlockDim ? view.rows - r0 : kBlockDim;
     // This lane's 16 row sums, one a row of 32: bank = lane, whatever the rows.
     float* mine = sums + lane;
     for (int r = 0; r < kBlockDim; ++r)
         mine[r * kWarpSize] = 0.0f;
-    const int b1 = it->blockEnd, e0 = it->entryStart, blocked = it->blocked;
-    const int stop = it->end < blocked ? it->end : blocked;
-    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX;
-    int pos = it->begin;
-    for (int wb = it->firstBlock; pos < stop; wb += kWarpSize) {
+    const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
+              e0 = view.blockStart[b0];
+    const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
+    int pos = it.begin;
+    for (int wb = b0; pos < stop; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
         const int limit = windowEnd < stop ? windowEnd : stop;
+        if (pos >= limit)
+            continue;  // the item starts past this window
         for (; pos < limit; pos += kWarpSize * kPullUnroll) {
             unsigned char index[kPullUnroll];
             float value[kPullUnroll];
@@ -935,22 +930,23 @@ __device__ void pullItem(const DbView& view, const PullItem* it, const float* __
         }
         pos = limit;  // the last chunk may have reached past the window: the next one starts here
     }
-    const int s0 = __shfl_sync(kFullMask, myRowStart, 0);
-    for (pos = it->begin > blocked ? it->begin : blocked; pos < it->end;
+    const int myRowStart = lane <= rowsHere ? view.sideRowOffsets[r0 + lane] : INT_MAX,
+              s0 = __shfl_sync(kFullMask, myRowStart, 0);
+    for (pos = it.begin > blocked ? it.begin : blocked; pos < it.end;
          pos += kWarpSize * kPullUnroll) {
         int col[kPullUnroll];
         float value[kPullUnroll];
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane;
-            col[u] = p < it->end ? view.sideCol[s0 + p - blocked] : 0;
-            value[u] = p < it->end ? view.sideVal[s0 + p - blocked] : 0.0f;
+            col[u] = p < it.end ? view.sideCol[s0 + p - blocked] : 0;
+            value[u] = p < it.end ? view.sideVal[s0 + p - blocked] : 0.0f;
         }
 #pragma unroll
         for (int u = 0; u < kPullUnroll; ++u) {
             const int p = pos + u * kWarpSize + lane,
                       r = ownerLane(myRowStart, s0 + p - blocked, kBlockDim);
-            if (p < it->end)
+            if (p < it.end)
                 mine[r * kWarpSize] += value[u] * __ldg(x + col[u]);
         }
     }
@@ -960,30 +956,37 @@ __device__ void pullItem(const DbView& view, const PullItem* it, const float* __
     for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
         sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
     __syncwarp();
-    if (it->pieces == 1) {
+    if (it.pieces == 1) {
         if (lane < rowsHere)
             y[r0 + lane] = sum;
         return;
     }
     if (lane < kBlockDim)
-        view.partials[(size_t)(it->partialBase + it->piece) * kBlockDim + lane] = sum;
+        view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
     __threadfence();
     __syncwarp();
     unsigned int before = 0;
     if (lane == 0)
-        before = atomicAdd(&view.arrivals[it->splitId], 1u);
-    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it->pieces - 1)
+        before = atomicAdd(&view.arrivals[it.splitId], 1u);
+    if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
         return;
     __threadfence();  // the last piece in adds every piece's sums, in piece order
-    const float* piece = view.partials + (size_t)it->partialBase * kBlockDim + lane;
+    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
     float total = 0.0f;
-#pragma unroll kMergeUnroll  // the pieces' loads issued together: their latencies overlap
-    for (int p = 0; p < it->pieces; ++p)
-        total += lane < rowsHere ? __ldcg(piece + p * kBlockDim) : 0.0f;
+    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
+        float part[kMergeUnroll];  // loaded together: their latencies overlap
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            part[u] =
+                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
+#pragma unroll
+        for (int u = 0; u < kMergeUnroll; ++u)
+            total += part[u];
+    }
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
-        view.arrivals[it->splitId] = 0u;
+        view.arrivals[it.splitId] = 0u;
 }
 // end snippet
 // Byte i of a block's column table: the start of column i + 1 (i < 15), or the block's nnz - 1.
@@ -1028,10 +1031,11 @@ __device__ void pushSide(const DbView& view, int begin, int end, float xj, float
     int row[kSidePiece];
     float value[kSidePiece];
 #pragma unroll
-    for (int u = 0; u < kSidePiece; ++u) {
+    for (int u = 0; u < kSidePiece; ++u)
         row[u] = begin + u < end ? view.sideRowCsc[begin + u] : 0;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
         value[u] = begin + u < end ? view.sideValCsc[begin + u] : 0.0f;
-    }
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
         if (begin + u < end)
@@ -1106,39 +1110,25 @@ __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, lon
     __syncthreads();
     return listed;
 }
-// Push's grid barrier, arrival (thread 0 of every block; all blocks resident): the block adds one
-// to its group's counter; a group's last adds the group to the top counter, and the grid's last
-// raises every group's release word. Counters only grow, each by its group's size a call, so the
-// count a block sees names the call's generation, which its release word must reach.
-__device__ unsigned long long arriveAtBarrier(unsigned long long* lines) {
-    const unsigned groups = min(gridDim.x, kBarrierGroups), group = blockIdx.x % groups;
-    const unsigned size = gridDim.x / groups + (group < gridDim.x % groups);
-    __threadfence();  // this block's stores (y's zeros) before its arrival
-    const unsigned long long seen = atomicAdd(&lines[group * kBarrierStride], 1ull);
-    const unsigned long long generation = seen / size + 1;
-    if (seen + 1 == generation * size &&
-        atomicAdd(&lines[kBarrierGroups * kBarrierStride], 1ull) + 1 == generation * groups) {
-        __threadfence();
-        for (unsigned g = 0; g < groups; ++g)
-            atomicExch(&lines[(kBarrierGroups + 1 + g) * kBarrierStride], generation);
-    }
-    return generation;
-}
 __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
                         PushBatch& s) {
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
-    // A barrier across the grid, in two halves so that the block lists its first batch between.
+    // A barrier across the grid (all resident: the launcher sizes it so), in two halves so that
+    // the block lists its first batch between them. Thread 0 fences y's zeros to L2 and adds the
+    // block's arrival; the counter only grows, so this use waits for the next multiple of the grid.
     __syncthreads();
-    const unsigned long long generation = threadIdx.x == 0 ? arriveAtBarrier(view.barrier) : 0;
+    unsigned long long target = 0;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        target = (atomicAdd(view.barrier, 1ull) / gridDim.x + 1) * gridDim.x;
+    }
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
     if (threadIdx.x == 0) {
-        const unsigned group = blockIdx.x % min(gridDim.x, kBarrierGroups);
-        while (*(volatile const unsigned long long*)&view
-                    .barrier[(kBarrierGroups + 1 + group) * kBarrierStride] < generation)
+        while (*(volatile const unsigned long long*)view.barrier < target)
             __nanosleep(32);
         __threadfence();
     }
@@ -1317,7 +1307,7 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
         const int warp = threadIdx.x / kWarpSize;
         for (long long i = blockIdx.x * (long long)kWarpsPerCta + warp; i < view.itemCount;
              i += (long long)gridDim.x * kWarpsPerCta)
-            pullItem(view, view.items + i, x, y, shared.rowSums[warp]);
+            pullItem(view, view.items[i], x, y, shared.rowSums[warp]);
     }
 }
 // end snippet
@@ -1862,20 +1852,18 @@ static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems
         return false;
     for (int I = 0; I < f->blockRows; ++I) {
         const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-        const int b0 = f->rowBlockOffsets[I], b1 = f->rowBlockOffsets[I + 1];
-        const int e0 = f->blockStart[b0], blocked = f->blockStart[b1] - e0;
+        const int blocked =
+            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
         const int total =
             blocked + (blockedOnly ? 0 : f->sideRowOffsets[r1] - f->sideRowOffsets[r0]);
         if (total == 0 && blockedOnly)
             continue;
         const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
-        for (int p = 0, k = b0; p < pieces; ++p) {
+        for (int p = 0; p < pieces; ++p) {
             const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-            while (k + 1 < b1 && f->blockStart[k + 1] - e0 <= p * itemEntries)
-                ++k;  // the block that holds the piece's first entry
-            out->list[out->count++] = {
-                I, p * itemEntries, end, p, pieces, out->splitPieces, splitId, k, b1, e0, blocked};
+            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
+            out->list[out->count++] = it;
         }
         if (pieces > 1) {
             ++out->splitRows;
@@ -1916,8 +1904,7 @@ static void countRule(Input* in) {
     // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
     const double rows = f->rows > 0 ? f->rows : 1;
     in->rule.pushWaits = (float)(kAtomicWaitBytes * (double)in->a.nnz * in->a.nnz / rows);
-    in->rule.pull =
-        (float)(in->pullBytesFull + (sizeof(PullItem) + kPullItemBytes) * in->pull.count);
+    in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
     // Skipping pull: a block's column, start, table and x line (4 + 4 + 16 + 64 bytes), a side
     // entry (8), a block row's offsets and y (4 + 64); 5 bytes a payload entry x's share reads.
     in->rule.skip =
@@ -1963,6 +1950,7 @@ static void countWork(const Input* in, XCase* xc) {
         }
         xc->activeBlocks += active;
     }
+    xc->pullBytes = in->pullBytesFull;
     xc->plainPullBytes =
         4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
     xc->rulePath = hostRulePath(in, xc->x);
@@ -2144,11 +2132,10 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
     const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
-    const size_t barrierBytes = (2 * kBarrierGroups + 1) * kBarrierStride * sizeof(long long);
-    view->barrier = (unsigned long long*)keep(d, NULL, barrierBytes);
+    view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
-    CUDA_CHECK(cudaMemset(view->barrier, 0, barrierBytes));
+    CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
 }
 // A persistent or cooperative grid: as many blocks of the kernel as the GPU holds at once
 // (--small: a few, so that the loops take several turns).
@@ -2321,7 +2308,8 @@ static void addRatio(double baseMs, double autoMs, double* logSum, int* count) {
     }
 }
 // One x's times into the headline figures.
-static void collect(const Input* in, int caseIndex, const double* t, double copyGBs, Results* r) {
+static void collect(const Input* in, const XCase* xc, int caseIndex, const double* t,
+                    double copyGBs, Results* r) {
     const double autoMs = t[kDbAuto];
     if (!(autoMs > 0.0))
         return;
@@ -2340,8 +2328,7 @@ static void collect(const Input* in, int caseIndex, const double* t, double copy
         r->minSingle = fmin(r->minSingle, fmin(fmin(t[kDbPull], t[kDbPush]), skip) / autoMs);
     }
     if ((in->kind == kInputMesh || in->kind == kInputBand) && caseIndex == 0 && t[kDbPull] > 0.0)
-        r->pullCopyMin =
-            fmin(r->pullCopyMin, in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
+        r->pullCopyMin = fmin(r->pullCopyMin, xc->pullBytes / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
     if (in->a.nnz < kLargeNnz)
         return;
     const double plain =
@@ -2397,7 +2384,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
         int decision = 0;
         failures += runCase(in, xc, &g, enabled, small, t, &decision);
         printTimes(in, xc, enabled, t, decision);
-        collect(in, c, t, copyGBs, r);
+        collect(in, xc, c, t, copyGBs, r);
         if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
             printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n",
                    in->name, t[kDbPull] > 0.0 ? in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 : 0.0,
@@ -3722,7 +3709,8 @@ static bool prepareInput(Input* in, bool small) {
               buildItems(&in->db, itemEntriesFor(in->a.nnz, small), false, &in->pull);
     const Db* f = &in->db;
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
-                        4.0 * (f->rows + 1) + 8.0 * f->sideNnz + 4.0 * f->cols + 4.0 * f->rows;
+                        4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
+                        (double)sizeof(PullItem) * in->pull.count + 4.0 * f->cols + 4.0 * f->rows;
     double push = 0.0;
     for (int j = 0; ok && j < f->cols; ++j)
         push += pushBytesOfColumn(f, j);
