@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 #include <cooperative_groups.h>
 #include <cublas_v2.h>
 #include <cusparse.h>
@@ -1116,22 +1117,20 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
     // A barrier across the grid (all resident: the launcher sizes it so), in two halves so that
-    // the block lists its first batch between them. Thread 0 fences y's zeros to L2 and adds the
-    // block's arrival; the counter only grows, so this use waits for the next multiple of the grid.
+    // the block lists its first batch between them. Thread 0 adds the block's arrival with release
+    // order (the block's zeros of y, which __syncthreads ordered before it, are seen first) and
+    // waits with acquire loads: no full fence on either side. The counter only grows, so this use
+    // waits for the next multiple of the grid.
     __syncthreads();
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> arrivals(*view.barrier);
     unsigned long long target = 0;
-    if (threadIdx.x == 0) {
-        __threadfence();
-        target = (atomicAdd(view.barrier, 1ull) / gridDim.x + 1) * gridDim.x;
-    }
+    if (threadIdx.x == 0)
+        target = (arrivals.fetch_add(1, cuda::memory_order_release) / gridDim.x + 1) * gridDim.x;
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
-    if (threadIdx.x == 0) {
-        while (*(volatile const unsigned long long*)view.barrier < target)
-            __nanosleep(32);
-        __threadfence();
-    }
+    while (threadIdx.x == 0 && arrivals.load(cuda::memory_order_acquire) < target)
+        __nanosleep(32);
     __syncthreads();
     for (long long c0 = first; c0 < view.cols; c0 += (long long)gridDim.x * chunk * kPushColumns) {
         if (c0 != first)
