@@ -964,14 +964,14 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     }
     if (lane < kBlockDim)
         view.partials[(size_t)(it.partialBase + it.piece) * kBlockDim + lane] = sum;
-    __threadfence();
+    // The warp's sums before lane 0's arrival (release), the others' sums after it (acquire): the
+    // warp barriers order the lanes' stores and loads around lane 0's add, with no full fence.
     __syncwarp();
-    unsigned int before = 0;
-    if (lane == 0)
-        before = atomicAdd(&view.arrivals[it.splitId], 1u);
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> arrived(view.arrivals[it.splitId]);
+    const unsigned int before = lane == 0 ? arrived.fetch_add(1u, cuda::memory_order_acq_rel) : 0u;
     if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
         return;
-    __threadfence();  // the last piece in adds every piece's sums, in piece order
+    __syncwarp();  // the last piece in adds every piece's sums, in piece order
     const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
     float total = 0.0f;
     for (int p = 0; p < it.pieces; p += kMergeUnroll) {
