@@ -444,7 +444,7 @@ static const double kPushByteCost = 1.0;
 static const double kPushFixedBytes = 5e6;
 // A pull item is a chain of dependent loads (the item, its block row's starts, its blocks, x), so
 // a matrix of many short block rows pulls slower than its bytes say: each item counts this many.
-static const double kPullItemBytes = 500.0;
+static const double kPullItemBytes = 2000.0;
 // Push's atomics onto one output row are done one after another: each of a row's products waits
 // behind the others that land there, about products / rows of them. The rule adds products times
 // that many waits, each counted as this many bytes: outputs few and products many, and push loses.
