@@ -428,6 +428,8 @@ static const int kPushColumns = 8;
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
+// Push's grid barrier: counters the blocks arrive on, each in its own 256 bytes.
+static const int kBarrierCounters = 32, kCounterStride = 32;
 static const int kSampleEntries = 64;  // x entries the rule samples in every block (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
@@ -728,7 +730,7 @@ typedef struct {
     const PullItem* items;
     float* partials;              // 16 per piece of a split block row
     unsigned int* arrivals;       // pieces finished, per split block row
-    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
+    unsigned long long* barrier;  // the push path's grid barrier (32 counters, never reset)
     Rule rule;
     int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
@@ -1111,26 +1113,41 @@ __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, lon
     __syncthreads();
     return listed;
 }
+// The blocks of the grid that arrive on counter k of the push barrier's n: b % n == k.
+__device__ int blocksOnCounter(int k, int n) {
+    return (gridDim.x - k + n - 1) / n;
+}
 __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
                         PushBatch& s) {
     for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
          i += (long long)gridDim.x * kThreads)
         y[i] = 0.0f;
     // A barrier across the grid (all resident: the launcher sizes it so), in two halves so that
-    // the block lists its first batch between them. Thread 0 adds the block's arrival with release
-    // order (the block's zeros of y, which __syncthreads ordered before it, are seen first) and
-    // waits with acquire loads: no full fence on either side. The counter only grows, so this use
-    // waits for the next multiple of the grid.
+    // the block lists its first batch between them. Block b arrives on counter b % 32 (one word
+    // would queue every block's add behind the others'), thread 0 with release order (the zeros
+    // of y, which __syncthreads ordered before it, are seen first); the first warp then waits, a
+    // lane a counter, with acquire loads. No full fence on either side. The counters only grow:
+    // the calls before this one are a counter's value over its blocks.
     __syncthreads();
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> arrivals(*view.barrier);
-    unsigned long long target = 0;
-    if (threadIdx.x == 0)
-        target = (arrivals.fetch_add(1, cuda::memory_order_release) / gridDim.x + 1) * gridDim.x;
+    const int counters = gridDim.x < kBarrierCounters ? gridDim.x : kBarrierCounters;
+    unsigned long long calls = 0;
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> mine(
+            view.barrier[blockIdx.x % counters * kCounterStride]);
+        calls = mine.fetch_add(1, cuda::memory_order_release) /
+                blocksOnCounter(blockIdx.x % counters, counters);
+    }
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
-    while (threadIdx.x == 0 && arrivals.load(cuda::memory_order_acquire) < target)
-        __nanosleep(32);
+    calls = __shfl_sync(kFullMask, calls, 0);
+    if (threadIdx.x < counters) {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> counter(
+            view.barrier[threadIdx.x * kCounterStride]);
+        const unsigned long long target = (calls + 1) * blocksOnCounter(threadIdx.x, counters);
+        while (counter.load(cuda::memory_order_acquire) < target)
+            __nanosleep(32);
+    }
     __syncthreads();
     for (long long c0 = first; c0 < view.cols; c0 += (long long)gridDim.x * chunk * kPushColumns) {
         if (c0 != first)
@@ -2131,10 +2148,11 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
     const size_t arrivalBytes = (size_t)max(items->splitRows, 1) * sizeof(unsigned int);
     view->arrivals = (unsigned int*)keep(d, NULL, arrivalBytes);
-    view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
+    const size_t barrierBytes = kBarrierCounters * kCounterStride * sizeof(unsigned long long);
+    view->barrier = (unsigned long long*)keep(d, NULL, barrierBytes);
     view->decision = (int*)keep(d, NULL, sizeof(int));
     CUDA_CHECK(cudaMemset(view->arrivals, 0, arrivalBytes));
-    CUDA_CHECK(cudaMemset(view->barrier, 0, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(view->barrier, 0, barrierBytes));
 }
 // A persistent or cooperative grid: as many blocks of the kernel as the GPU holds at once
 // (--small: a few, so that the loops take several turns).
