@@ -1134,18 +1134,22 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
     if (threadIdx.x == 0) {
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> mine(
             view.barrier[blockIdx.x % counters * kCounterStride]);
-        calls = mine.fetch_add(1, cuda::memory_order_release) /
-                blocksOnCounter(blockIdx.x % counters, counters);
+        const unsigned long long n = blocksOnCounter(blockIdx.x % counters, counters);
+        const unsigned long long old = mine.fetch_add(1, cuda::memory_order_acq_rel);
+        calls = old / n;
+        if (old + 1 == (calls + 1) * n) {
+            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> top(
+                view.barrier[kBarrierCounters * kCounterStride - 1]);
+            top.fetch_add(1, cuda::memory_order_acq_rel);
+        }
     }
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
-    calls = __shfl_sync(kFullMask, calls, 0);
-    if (threadIdx.x < counters) {
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> counter(
-            view.barrier[threadIdx.x * kCounterStride]);
-        const unsigned long long target = (calls + 1) * blocksOnCounter(threadIdx.x, counters);
-        while (counter.load(cuda::memory_order_acquire) < target)
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> top(
+            view.barrier[kBarrierCounters * kCounterStride - 1]);
+        while (top.load(cuda::memory_order_acquire) < (calls + 1) * counters)
             __nanosleep(32);
     }
     __syncthreads();
