@@ -428,6 +428,10 @@ static const int kPushColumns = 8;
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
+// DB-BFS top-down: a frontier of up to this many chunks of kThreads vertices, heavy on average, is
+// scanned by every block (each chunk's scan a round of latency) so that its hubs' edges are dealt
+// over the whole grid.
+static const int kGridWalkChunks = 16;
 static const int kSampleEntries = 64;  // x entries the rule samples in every block (the same 64)
 static const int kSmallGridCtas = 4;   // --small: persistent loops take several turns
 // Sector model of what a kernel reads: memory moves in 32-byte sectors.
@@ -1351,19 +1355,29 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
             dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
 }
 // A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB
-// push. A frontier of at most one chunk (a level after the root, where a hub may hold most of the
-// edges) is scanned by every block alike, and each takes every gridDim.x-th task of it: the whole
-// grid walks the hub, not one block.
-__device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size, int* nextQueue,
-                             unsigned int* nextCount, unsigned int* nextFrontier,
-                             unsigned long long* edges, PushShared& s) {
-    if (size <= kThreads) {
-        const bool mine = threadIdx.x < size;
-        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[threadIdx.x]) : 0, 0.0f, s);
-        for (long long q = blockIdx.x * (long long)kThreads + threadIdx.x; q < total;
-             q += (long long)gridDim.x * kThreads)
-            bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
-        __syncthreads();
+// push. A frontier of one chunk, or of a few whose vertices average more edges than a block has
+// threads (a level after the root, where hubs hold most of the edges), is scanned by every block
+// alike, chunk by chunk; their tasks form one sequence, of which block b takes every gridDim.x-th
+// slab of kThreads, starting at slab b: the whole grid walks each hub, not one block.
+__device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size,
+                             long long frontierEdges, int* nextQueue, unsigned int* nextCount,
+                             unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
+    if (size <= kThreads ||
+        (size <= kThreads * kGridWalkChunks && frontierEdges >= (long long)size * kThreads)) {
+        long long before = 0;  // the tasks of the chunks before this one
+        for (int c0 = 0; c0 < size; c0 += kThreads) {
+            const bool mine = c0 + threadIdx.x < size;
+            const int total =
+                scanTasks(b.view, mine, mine ? __ldcg(&queue[c0 + threadIdx.x]) : 0, 0.0f, s);
+            const long long slab = before / kThreads,
+                            mySlab = slab + (blockIdx.x + gridDim.x - slab % gridDim.x) % gridDim.x;
+            for (long long q = mySlab * kThreads + threadIdx.x - before; q < total;
+                 q += (long long)gridDim.x * kThreads)
+                if (q >= 0)
+                    bfsPushTask(b, s, (int)q, level, nextQueue, nextCount, nextFrontier, edges);
+            before += total;
+            __syncthreads();
+        }
         return;
     }
     const int chunk = chunkFor(size);
@@ -1565,8 +1579,8 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
                 looked += bfsPullBlocked(b, b.view.items[i], level, frontier, nextQueue,
                                          &b.counts[next], nextFrontier, &edges);
         } else {
-            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, nextQueue,
-                         &b.counts[next], nextFrontier, &edges, pushShared);
+            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, frontierEdges,
+                         nextQueue, &b.counts[next], nextFrontier, &edges, pushShared);
             looked = threadIdx.x == 0 && blockIdx.x == 0 ? frontierEdges : 0;
         }
         if (edges)
