@@ -1321,7 +1321,7 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
 __device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount,
                         unsigned int* nextFrontier, unsigned long long* edges) {
     const unsigned int bit = 1u << (u % 32);
-    if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit))
+    if (atomicOr(&b.visited[u / 32], bit) & bit)
         return;
     b.dist[u] = level + 1;
     atomicOr(&nextFrontier[u / 32], bit);
@@ -1338,9 +1338,11 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
     if (local < s.blocks[o]) {
         int blockRow;
         const int2 run = columnRun(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
-        for (int e = run.x; e < run.y; ++e)
-            dbClaim(b, blockRow * kBlockDim + (view.entryIndex[e] >> 4), level, nextQueue,
-                    nextCount, nextFrontier, edges);
+        for (int e = run.x; e < run.y; ++e) {
+            const int u = blockRow * kBlockDim + (view.entryIndex[e] >> 4);
+            if (!(__ldcg(&b.visited[u / 32]) >> (u % 32) & 1u))
+                dbClaim(b, u, level, nextQueue, nextCount, nextFrontier, edges);
+        }
         return;
     }
     const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece,
@@ -1349,9 +1351,13 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
         row[u] = begin + u < end ? view.sideRowCsc[begin + u] : 0;
+    unsigned int seen[kSidePiece];
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
-        if (begin + u < end)
+        seen[u] = begin + u < end ? __ldcg(&b.visited[row[u] / 32]) >> (row[u] % 32) & 1u : 1u;
+#pragma unroll
+    for (int u = 0; u < kSidePiece; ++u)
+        if (!seen[u])
             dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
 }
 // A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB
