@@ -772,6 +772,10 @@ typedef struct {
     unsigned long long* edges;    // 3 rotating frontier-edge sums
     unsigned long long* checked;  // 2 per level (top-down, bottom-up): edges a level looked at
 } DbBfs;
+// The next level's queue (the queue's halves alternate) and frontier bitmap (of three, in turn).
+__device__ int* nextQueue(const DbBfs& b, int level) {
+    return b.queue + (size_t)(level + 1) % 2 * b.n;
+}
 // The DB builder's per-block-column counters (see buildBlockRow).
 typedef struct {
     int *cnt, *slot, *touched, *scratch;
@@ -1318,20 +1322,29 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
 // ---------------------------------------------------------------- DB-BFS
 // Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
 // distance and its bit in the next frontier, appends it to the next queue, and counts its edges.
-__device__ void dbClaim(const DbBfs& b, int u, int level, int* nextQueue, unsigned int* nextCount,
-                        unsigned int* nextFrontier, unsigned long long* edges) {
+// Queues v for the next level through the block's outbox (day 38's): the block appends it to the
+// queue with one reservation at the level's end, where an append a claim would queue every claim
+// of the grid on one counter. A claim that finds the outbox full appends alone.
+__device__ void queueClaim(const DbBfs& b, int level, Outbox& outbox, int v) {
+    const unsigned int slot = appendSlots(&outbox.count, 1u);
+    if (slot < kOutboxSlots)
+        outbox.vertex[slot] = v;
+    else
+        nextQueue(b, level)[appendSlots(&b.counts[(level + 1) % 3], 1u)] = v;
+}
+__device__ void dbClaim(const DbBfs& b, int u, int level, Outbox& outbox,
+                        unsigned long long* edges) {
     const unsigned int bit = 1u << (u % 32);
     if ((__ldcg(&b.visited[u / 32]) & bit) || (atomicOr(&b.visited[u / 32], bit) & bit))
         return;
     b.dist[u] = level + 1;
-    atomicOr(&nextFrontier[u / 32], bit);
-    nextQueue[appendSlots(nextCount, 1u)] = u;
+    atomicOr(&b.frontier[(size_t)(level + 1) % 3 * b.words + u / 32], bit);
+    queueClaim(b, level, outbox, u);
     *edges += b.degreeOffsets[u + 1] - b.degreeOffsets[u];
 }
 // Push task q of a scanned chunk of the frontier: a column's run in one block, or kSidePiece
 // entries of its side column; each row reached is claimed.
-__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, int* nextQueue,
-                            unsigned int* nextCount, unsigned int* nextFrontier,
+__device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int level, Outbox& outbox,
                             unsigned long long* edges) {
     const DbView& view = b.view;
     const int o = taskOwner(s.scan, q), local = q - s.scan[o];
@@ -1339,8 +1352,7 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
         int blockRow;
         const int2 run = columnRun(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
         for (int e = run.x; e < run.y; ++e)
-            dbClaim(b, blockRow * kBlockDim + (view.entryIndex[e] >> 4), level, nextQueue,
-                    nextCount, nextFrontier, edges);
+            dbClaim(b, blockRow * kBlockDim + (view.entryIndex[e] >> 4), level, outbox, edges);
         return;
     }
     const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece,
@@ -1352,42 +1364,34 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
         if (begin + u < end)
-            dbClaim(b, row[u], level, nextQueue, nextCount, nextFrontier, edges);
+            dbClaim(b, row[u], level, outbox, edges);
 }
-// A push level: the frontier queue in chunks of a block, its columns' tasks dealt out as in DB
-// push. A frontier of one chunk, or of a few whose vertices average more edges than a block has
-// threads (a level after the root, where hubs hold most of the edges), is scanned by every block
-// alike, chunk by chunk; their tasks form one sequence, of which block b takes every gridDim.x-th
-// slab of kThreads, starting at slab b: the whole grid walks each hub, not one block.
+// A push level: the frontier queue in chunks, its columns' tasks dealt out as in DB push. Most
+// levels: each block scans chunks of its own and walks all their tasks. A frontier of one chunk,
+// or of a few whose vertices average more edges than a block has threads (a level after the root,
+// where hubs hold most of the edges): every block scans every chunk alike, their tasks form one
+// sequence, and block b takes its every gridDim.x-th slab of kThreads, starting at slab b: the
+// whole grid walks each hub, not one block.
 __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int size,
-                             long long frontierEdges, int* nextQueue, unsigned int* nextCount,
-                             unsigned int* nextFrontier, unsigned long long* edges, PushShared& s) {
-    if (size <= kThreads ||
-        (size <= kThreads * kGridWalkChunks && frontierEdges >= (long long)size * kThreads)) {
-        int before = 0;  // the tasks of the chunks before this one
-        for (int c0 = 0; c0 < size; c0 += kThreads) {
-            const bool mine = c0 + threadIdx.x < size;
-            const int total =
-                scanTasks(b.view, mine, mine ? __ldcg(&queue[c0 + threadIdx.x]) : 0, 0.0f, s);
-            const int slab = before / kThreads,
-                      mySlab = slab + (blockIdx.x + gridDim.x - slab % gridDim.x) % gridDim.x;
-            for (int q = mySlab * kThreads + (int)threadIdx.x - before; q < total;
-                 q += (int)gridDim.x * kThreads)
-                if (q >= 0)
-                    bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
-            before += total;
-            __syncthreads();
-        }
-        return;
-    }
-    const int chunk = chunkFor(size);
-    for (long long c0 = blockIdx.x * (long long)chunk; c0 < size;
-         c0 += (long long)gridDim.x * chunk) {
+                             long long frontierEdges, Outbox& outbox, unsigned long long* edges,
+                             PushShared& s) {
+    const bool walk = size <= kThreads || (size <= kThreads * kGridWalkChunks &&
+                                           frontierEdges >= (long long)size * kThreads);
+    const int chunk = walk ? kThreads : chunkFor(size);
+    const long long stride = walk ? kThreads : (long long)gridDim.x * chunk;
+    int before = 0;  // walking: the tasks of the chunks before this one
+    for (long long c0 = walk ? 0 : blockIdx.x * (long long)chunk; c0 < size; c0 += stride) {
         const long long i = c0 + threadIdx.x;
         const bool mine = i < size && threadIdx.x < chunk;
         const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
-        for (int q = threadIdx.x; q < total; q += kThreads)
-            bfsPushTask(b, s, q, level, nextQueue, nextCount, nextFrontier, edges);
+        const int slab = before / kThreads,
+                  mySlab = slab + (blockIdx.x + gridDim.x - slab % gridDim.x) % gridDim.x;
+        const int first = walk ? mySlab * kThreads - before : 0;
+        for (int q = first + (int)threadIdx.x; q < total;
+             q += walk ? gridDim.x * kThreads : kThreads)
+            if (q >= 0)
+                bfsPushTask(b, s, q, level, outbox, edges);
+        before += total;
         __syncthreads();
     }
 }
@@ -1407,8 +1411,7 @@ __device__ unsigned int warpOr(unsigned int bits) {
 // unvisited row of the 16 has found a parent. Then the rows found are claimed. Returns the
 // entries looked at.
 __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level,
-                                    const unsigned int* frontier, int* nextQueue,
-                                    unsigned int* nextCount, unsigned int* nextFrontier,
+                                    const unsigned int* frontier, Outbox& outbox,
                                     unsigned long long* edges) {
     const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
@@ -1452,7 +1455,7 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         pos = limit;
     }
     if (lane < rowsHere && (found & ~done) >> lane & 1u)
-        dbClaim(b, r0 + lane, level, nextQueue, nextCount, nextFrontier, edges);
+        dbClaim(b, r0 + lane, level, outbox, edges);
     return looked;
 }
 // A bottom-up level's side part (Beamer's bottom-up step), a warp a word of the visited bitmap, a
@@ -1462,8 +1465,7 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
 // atomicOr on visited (its old bits say which the blocked part took first) and one on the next
 // frontier, where a claim per vertex would cost 32. Returns the neighbours looked at.
 __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned int* frontier,
-                                     int* nextQueue, unsigned int* nextCount,
-                                     unsigned int* nextFrontier, unsigned long long* edges) {
+                                     Outbox& outbox, unsigned long long* edges) {
     const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize;
     long long looked = 0;
@@ -1476,8 +1478,10 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
             continue;
         const int v = (int)(w * kWarpSize + lane);
         bool found = false;
+        int degree = 0;  // loaded beside the walk's bounds: a claim needs it, and waits no more
         if (!(visited >> lane & 1u)) {
             const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
+            degree = b.degreeOffsets[v + 1] - b.degreeOffsets[v];
             for (int k = begin; k < end && !found; k += kBottomUpPiece) {
                 int u[kBottomUpPiece];
 #pragma unroll
@@ -1497,13 +1501,14 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
         unsigned int won = 0u;
         if (lane == 0) {
             won = finds & ~atomicOr(&b.visited[w], finds);
-            atomicOr(&nextFrontier[w], won);  // won may be 0: the blocked part took them all
+            // won may be 0: the blocked part took them all.
+            atomicOr(&b.frontier[(size_t)(level + 1) % 3 * b.words + w], won);
         }
         won = __shfl_sync(kFullMask, won, 0);
         if (won >> lane & 1u) {
             b.dist[v] = level + 1;
-            nextQueue[appendSlots(nextCount, 1u)] = v;
-            *edges += b.degreeOffsets[v + 1] - b.degreeOffsets[v];
+            queueClaim(b, level, outbox, v);
+            *edges += degree;
         }
     }
     return looked;
@@ -1521,6 +1526,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
     __shared__ unsigned long long blockEdges, blockLooked;
+    __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
     const long long t = grid.thread_rank(), threads = grid.size();
     for (long long i = t; i < b.n; i += threads)
@@ -1529,8 +1535,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         const unsigned int sourceBit = w == source / 32 ? 1u << (source % 32) : 0u;
         b.visited[w] = b.isolated[w] | sourceBit;
         b.frontier[w] = sourceBit;
-        b.frontier[b.words + w] = 0u;
-        b.frontier[2 * b.words + w] = 0u;
+        b.frontier[b.words + w] = 0u;  // level 0's next; it clears the third
     }
     for (long long i = t; i < 2 * kLevelLog; i += threads)
         b.checked[i] = 0ull;
@@ -1564,23 +1569,19 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
             b.edges[later] = 0ull;
         }
         if (threadIdx.x == 0)
-            blockLooked = blockEdges = 0ull;
+            blockLooked = blockEdges = outbox.count = 0u;
         __syncthreads();
         unsigned long long edges = 0;
         long long looked = 0;
-        int* nextQueue = b.queue + (size_t)(level + 1) % 2 * b.n;
-        unsigned int* nextFrontier = b.frontier + (size_t)next * b.words;
         const unsigned int* frontier = b.frontier + (size_t)now * b.words;
         if (pull) {
-            looked = bfsBottomUpSide(b, level, frontier, nextQueue, &b.counts[next], nextFrontier,
-                                     &edges);
+            looked = bfsBottomUpSide(b, level, frontier, outbox, &edges);
             for (long long i = blockIdx.x * (long long)kWarpsPerCta + threadIdx.x / kWarpSize;
                  i < b.view.itemCount; i += (long long)gridDim.x * kWarpsPerCta)
-                looked += bfsPullBlocked(b, b.view.items[i], level, frontier, nextQueue,
-                                         &b.counts[next], nextFrontier, &edges);
+                looked += bfsPullBlocked(b, b.view.items[i], level, frontier, outbox, &edges);
         } else {
-            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, frontierEdges,
-                         nextQueue, &b.counts[next], nextFrontier, &edges, pushShared);
+            bfsPushLevel(b, level, b.queue + (size_t)level % 2 * b.n, size, frontierEdges, outbox,
+                         &edges, pushShared);
             looked = threadIdx.x == 0 && blockIdx.x == 0 ? frontierEdges : 0;
         }
         if (edges)
@@ -1592,6 +1593,12 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
             atomicAdd(&b.edges[next], blockEdges);
         if (threadIdx.x == 0 && blockLooked && level < kLevelLog)
             atomicAdd(&b.checked[2 * level + (pull ? 1 : 0)], blockLooked);
+        const unsigned int boxed = min(outbox.count, (unsigned int)kOutboxSlots);
+        if (threadIdx.x == 0 && boxed > 0u)
+            outbox.base = atomicAdd(&b.counts[next], boxed);
+        __syncthreads();
+        for (unsigned int i = threadIdx.x; i < boxed; i += kThreads)
+            nextQueue(b, level)[outbox.base + i] = outbox.vertex[i];
         grid.sync();
     }
 }
