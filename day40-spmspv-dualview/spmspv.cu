@@ -772,7 +772,7 @@ typedef struct {
     unsigned long long* edges;    // 3 rotating frontier-edge sums
     unsigned long long* checked;  // 2 per level (top-down, bottom-up): edges a level looked at
 } DbBfs;
-// The next level's queue (the queue's halves alternate) and frontier bitmap (of three, in turn).
+// The next level's queue: the queue's two halves alternate, level after level.
 __device__ int* nextQueue(const DbBfs& b, int level) {
     return b.queue + (size_t)(level + 1) % 2 * b.n;
 }
@@ -1320,8 +1320,6 @@ __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
 // end snippet
 
 // ---------------------------------------------------------------- DB-BFS
-// Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
-// distance and its bit in the next frontier, appends it to the next queue, and counts its edges.
 // Queues v for the next level through the block's outbox (day 38's): the block appends it to the
 // queue with one reservation at the level's end, where an append a claim would queue every claim
 // of the grid on one counter. A claim that finds the outbox full appends alone.
@@ -1332,6 +1330,8 @@ __device__ void queueClaim(const DbBfs& b, int level, Outbox& outbox, int v) {
     else
         nextQueue(b, level)[appendSlots(&b.counts[(level + 1) % 3], 1u)] = v;
 }
+// Claims u for level + 1 if no one has: the atomicOr's old bit says who was first. Sets its
+// distance and its bit in the next frontier, queues it, and counts its edges.
 __device__ void dbClaim(const DbBfs& b, int u, int level, Outbox& outbox,
                         unsigned long long* edges) {
     const unsigned int bit = 1u << (u % 32);
@@ -1517,8 +1517,9 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
 // Every block takes the same direction: it reads the same counters after the same grid.sync().
 // Auto is Beamer's rule on the counted frontier edges and vertices. A top-down level pushes the
 // frontier's columns; a bottom-up level lets each unvisited vertex look for a parent (its side
-// neighbours by lane, its block row's blocks by warp) and stop at the first. Vertices without an
-// edge start visited: no search reaches them.
+// neighbours by lane, its block row's blocks by warp) and stop at the first. A block's claims wait
+// in its outbox and reach the next queue together at the level's end. Vertices without an edge
+// start visited: no search reaches them.
 // Launch: cudaLaunchCooperativeKernel, blockDim.x = kThreads, gridDim.x <= co-resident blocks.
 __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
@@ -1533,7 +1534,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         const unsigned int sourceBit = w == source / 32 ? 1u << (source % 32) : 0u;
         b.visited[w] = b.isolated[w] | sourceBit;
         b.frontier[w] = sourceBit;
-        b.frontier[b.words + w] = 0u;  // level 0's next; it clears the third
+        b.frontier[b.words + w] = 0u;  // level 0's next bitmap; level 0 clears the third
     }
     for (long long i = t; i < 2 * kLevelLog; i += threads)
         b.checked[i] = 0ull;
