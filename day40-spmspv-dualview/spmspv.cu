@@ -1469,44 +1469,66 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
     const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize;
     long long looked = 0;
-    for (long long w = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize; w < b.words;
-         w += (long long)gridDim.x * blockDim.x / kWarpSize) {
-        // One read for the warp: other warps claim while this one reads (isolated vertices and
-        // those past n are set, so a lane with its bit clear has a vertex).
-        const unsigned int visited = __shfl_sync(kFullMask, __ldcg(&b.visited[w]), 0);
-        if (visited == ~0u)
-            continue;
-        const int v = (int)(w * kWarpSize + lane);
-        bool found = false;
-        if (!(visited >> lane & 1u)) {
-            const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
-            for (int k = begin; k < end && !found; k += kBottomUpPiece) {
-                int u[kBottomUpPiece];
+    const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
+    for (long long w0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize * 4;
+         w0 < b.words; w0 += warps * 4) {
+        unsigned int visited[4];
+        int k[4], end[4];
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    u[q] = k + q < end ? view.sideCol[k + q] : -1;
+        for (int j = 0; j < 4; ++j)
+            visited[j] = w0 + j < b.words ? __shfl_sync(kFullMask, __ldcg(&b.visited[w0 + j]), 0) : ~0u;
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    if (!found && u[q] >= 0) {
-                        ++looked;
-                        found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
-                    }
+        for (int j = 0; j < 4; ++j) {
+            const int v = (int)((w0 + j) * kWarpSize + lane);
+            const bool open = !(visited[j] >> lane & 1u);
+            k[j] = open ? view.sideRowOffsets[v] : 0;
+            end[j] = open ? view.sideRowOffsets[v + 1] : 0;
+        }
+        unsigned int found = 0u;
+        for (bool more = true; more;) {
+            int u[4][4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    u[j][q] = !(found >> j & 1u) && k[j] + q < end[j] ? view.sideCol[k[j] + q] : -1;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                unsigned int hits = 0u;
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    if (u[j][q] >= 0)
+                        hits |= (__ldcg(&frontier[u[j][q] / 32]) >> (u[j][q] % 32) & 1u) << q;
+                if (!(found >> j & 1u) && k[j] < end[j]) {
+                    looked += hits ? __ffs(hits) : min(4, end[j] - k[j]);
+                    found |= (hits != 0u) << j;
+                }
+            }
+            more = false;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                k[j] += 4;
+                more |= !(found >> j & 1u) && k[j] < end[j];
             }
         }
-        const unsigned int finds = __ballot_sync(kFullMask, found);
-        if (finds == 0u)
-            continue;
-        unsigned int won = 0u;
-        if (lane == 0) {
-            won = finds & ~atomicOr(&b.visited[w], finds);
-            // won may be 0: the blocked part took them all.
-            atomicOr(&b.frontier[(size_t)(level + 1) % 3 * b.words + w], won);
-        }
-        won = __shfl_sync(kFullMask, won, 0);
-        if (won >> lane & 1u) {
-            b.dist[v] = level + 1;
-            queueClaim(b, level, outbox, v);
-            *edges += b.degreeOffsets[v + 1] - b.degreeOffsets[v];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const long long w = w0 + j;
+            const int v = (int)(w * kWarpSize + lane);
+            const unsigned int finds = __ballot_sync(kFullMask, found >> j & 1u);
+            if (finds == 0u)
+                continue;
+            unsigned int won = 0u;
+            if (lane == 0) {
+                won = finds & ~atomicOr(&b.visited[w], finds);
+                atomicOr(&b.frontier[(size_t)(level + 1) % 3 * b.words + w], won);
+            }
+            won = __shfl_sync(kFullMask, won, 0);
+            if (won >> lane & 1u) {
+                b.dist[v] = level + 1;
+                queueClaim(b, level, outbox, v);
+                *edges += b.degreeOffsets[v + 1] - b.degreeOffsets[v];
+            }
         }
     }
     return looked;
