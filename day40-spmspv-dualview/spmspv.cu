@@ -1480,13 +1480,16 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
         bool found = false;
         if (!(visited >> lane & 1u)) {
             const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
-            for (int k = begin; k < end && !found; k += kBottomUpPiece) {
-                int u[kBottomUpPiece];
+            for (int k = begin & ~3; k < end && !found; k += 8) {
+                const int4 p0 = *(const int4*)(view.sideCol + k);
+                const int4 p1 = k + 4 < end ? *(const int4*)(view.sideCol + k + 4) : make_int4(-1, -1, -1, -1);
+                int u[8] = {p0.x, p0.y, p0.z, p0.w, p1.x, p1.y, p1.z, p1.w};
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    u[q] = k + q < end ? view.sideCol[k + q] : -1;
+                for (int q = 0; q < 8; ++q)
+                    if (k + q < begin || k + q >= end)
+                        u[q] = -1;
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
+                for (int q = 0; q < 8; ++q)
                     if (!found && u[q] >= 0) {
                         ++looked;
                         found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
@@ -2140,7 +2143,8 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     view->pushView = (const uint4*)keep(d, f->pushView, f->blocks * 2 * sizeof(uint4));
     view->rowTable = (const uint4*)keep(d, f->rowTable, f->blocks * sizeof(uint4));
     view->sideRowOffsets = (const int*)keep(d, f->sideRowOffsets, offsetBytes(f->rows));
-    view->sideCol = (const int*)keep(d, f->sideCol, f->sideNnz * sizeof(int));
+    view->sideCol = (const int*)keep(d, NULL, (f->sideNnz + 8) * sizeof(int));
+    CUDA_CHECK(cudaMemcpy((void*)view->sideCol, f->sideCol, f->sideNnz * sizeof(int), cudaMemcpyHostToDevice));
     if (f->sideVal)
         view->sideVal = (const float*)keep(d, f->sideVal, f->sideNnz * sizeof(float));
     view->sideColOffsets = (const int*)keep(d, f->sideColOffsets, offsetBytes(f->cols));
