@@ -427,7 +427,7 @@ static const int kSidePiece = 4;  // push: side entries of a column one thread l
 static const int kPushColumns = 8;
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
-static const int kBottomUpPiece = 8;
+static const int kBottomUpPiece = 4;
 // DB-BFS top-down: a frontier of up to this many chunks of kThreads vertices, heavy on average, is
 // scanned by every block (each chunk's scan a round of latency) so that its hubs' edges are dealt
 // over the whole grid.
@@ -1524,9 +1524,7 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
 __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
-    // 32 bits: a level's counts are under 2^31 (offsets are int), and a 64-bit add on one shared
-    // word is not one instruction: 256 threads' turns at it would end every level late.
-    __shared__ unsigned int blockEdges, blockLooked;
+    __shared__ unsigned long long blockEdges, blockLooked;
     __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
     const long long t = grid.thread_rank(), threads = grid.size();
@@ -1586,14 +1584,14 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
             looked = threadIdx.x == 0 && blockIdx.x == 0 ? frontierEdges : 0;
         }
         if (edges)
-            atomicAdd(&blockEdges, (unsigned int)edges);
+            atomicAdd(&blockEdges, edges);
         if (looked)
-            atomicAdd(&blockLooked, (unsigned int)looked);
+            atomicAdd(&blockLooked, (unsigned long long)looked);
         __syncthreads();
         if (threadIdx.x == 0 && blockEdges)
-            atomicAdd(&b.edges[next], (unsigned long long)blockEdges);
+            atomicAdd(&b.edges[next], blockEdges);
         if (threadIdx.x == 0 && blockLooked && level < kLevelLog)
-            atomicAdd(&b.checked[2 * level + (pull ? 1 : 0)], (unsigned long long)blockLooked);
+            atomicAdd(&b.checked[2 * level + (pull ? 1 : 0)], blockLooked);
         const unsigned int boxed = min(outbox.count, (unsigned int)kOutboxSlots);
         if (threadIdx.x == 0 && boxed > 0u)
             outbox.base = atomicAdd(&b.counts[next], boxed);
@@ -2532,8 +2530,6 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
     PullItems pull;
-    // Items sized by the blocked entries they hold, not the graph's: an item whose rows find no
-    // parent is walked to its end by one warp, and the level waits for the longest.
     if (!buildItems(&bi->db, itemEntriesFor(bi->db.blockedNnz, small), true, &pull))
         return !outOfMemory(bi->name);  // one failure, after the line that says so
     DbDevice db = {};
