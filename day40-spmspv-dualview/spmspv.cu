@@ -1469,44 +1469,62 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
     const DbView& view = b.view;
     const int lane = threadIdx.x % kWarpSize;
     long long looked = 0;
-    for (long long w = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize; w < b.words;
-         w += (long long)gridDim.x * blockDim.x / kWarpSize) {
-        // One read for the warp: other warps claim while this one reads (isolated vertices and
-        // those past n are set, so a lane with its bit clear has a vertex).
-        const unsigned int visited = __shfl_sync(kFullMask, __ldcg(&b.visited[w]), 0);
-        if (visited == ~0u)
-            continue;
-        const int v = (int)(w * kWarpSize + lane);
-        bool found = false;
-        if (!(visited >> lane & 1u)) {
-            const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
-            for (int k = begin; k < end && !found; k += kBottomUpPiece) {
-                int u[kBottomUpPiece];
+    const long long warps = (long long)gridDim.x * blockDim.x / kWarpSize;
+    for (long long w0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / kWarpSize * 4;
+         w0 < b.words; w0 += warps * 4) {
+        unsigned int visited[4];
+        int k[4], end[4];
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    u[q] = k + q < end ? view.sideCol[k + q] : -1;
+        for (int j = 0; j < 4; ++j)
+            visited[j] = w0 + j < b.words ? __shfl_sync(kFullMask, __ldcg(&b.visited[w0 + j]), 0) : ~0u;
 #pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    if (!found && u[q] >= 0) {
+        for (int j = 0; j < 4; ++j) {
+            const int v = (int)((w0 + j) * kWarpSize + lane);
+            const bool open = !(visited[j] >> lane & 1u);
+            k[j] = open ? view.sideRowOffsets[v] : 0;
+            end[j] = open ? view.sideRowOffsets[v + 1] : 0;
+        }
+        unsigned int found = 0u;
+        for (bool more = true; more;) {
+            int u[4][4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    u[j][q] = !(found >> j & 1u) && k[j] + q < end[j] ? view.sideCol[k[j] + q] : -1;
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    if (!(found >> j & 1u) && u[j][q] >= 0) {
                         ++looked;
-                        found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
+                        found |= (__ldcg(&frontier[u[j][q] / 32]) >> (u[j][q] % 32) & 1u) << j;
                     }
+            more = false;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                k[j] += 4;
+                more |= !(found >> j & 1u) && k[j] < end[j];
             }
         }
-        const unsigned int finds = __ballot_sync(kFullMask, found);
-        if (finds == 0u)
-            continue;
-        unsigned int won = 0u;
-        if (lane == 0) {
-            won = finds & ~atomicOr(&b.visited[w], finds);
-            // won may be 0: the blocked part took them all.
-            atomicOr(&b.frontier[(size_t)(level + 1) % 3 * b.words + w], won);
-        }
-        won = __shfl_sync(kFullMask, won, 0);
-        if (won >> lane & 1u) {
-            b.dist[v] = level + 1;
-            queueClaim(b, level, outbox, v);
-            *edges += b.degreeOffsets[v + 1] - b.degreeOffsets[v];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const long long w = w0 + j;
+            const int v = (int)(w * kWarpSize + lane);
+            const unsigned int finds = __ballot_sync(kFullMask, found >> j & 1u);
+            if (finds == 0u)
+                continue;
+            unsigned int won = 0u;
+            if (lane == 0) {
+                won = finds & ~atomicOr(&b.visited[w], finds);
+                atomicOr(&b.frontier[(size_t)(level + 1) % 3 * b.words + w], won);
+            }
+            won = __shfl_sync(kFullMask, won, 0);
+            if (won >> lane & 1u) {
+                b.dist[v] = level + 1;
+                queueClaim(b, level, outbox, v);
+                *edges += b.degreeOffsets[v + 1] - b.degreeOffsets[v];
+            }
         }
     }
     return looked;
@@ -1524,9 +1542,7 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
 __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
-    // 32 bits: a level's counts are under 2^31 (offsets are int), and a 64-bit add on one shared
-    // word is not one instruction: 256 threads' turns at it would end every level late.
-    __shared__ unsigned int blockEdges, blockLooked;
+    __shared__ unsigned long long blockEdges, blockLooked;
     __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
     const long long t = grid.thread_rank(), threads = grid.size();
@@ -1586,14 +1602,14 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
             looked = threadIdx.x == 0 && blockIdx.x == 0 ? frontierEdges : 0;
         }
         if (edges)
-            atomicAdd(&blockEdges, (unsigned int)edges);
+            atomicAdd(&blockEdges, edges);
         if (looked)
-            atomicAdd(&blockLooked, (unsigned int)looked);
+            atomicAdd(&blockLooked, (unsigned long long)looked);
         __syncthreads();
         if (threadIdx.x == 0 && blockEdges)
-            atomicAdd(&b.edges[next], (unsigned long long)blockEdges);
+            atomicAdd(&b.edges[next], blockEdges);
         if (threadIdx.x == 0 && blockLooked && level < kLevelLog)
-            atomicAdd(&b.checked[2 * level + (pull ? 1 : 0)], (unsigned long long)blockLooked);
+            atomicAdd(&b.checked[2 * level + (pull ? 1 : 0)], blockLooked);
         const unsigned int boxed = min(outbox.count, (unsigned int)kOutboxSlots);
         if (threadIdx.x == 0 && boxed > 0u)
             outbox.base = atomicAdd(&b.counts[next], boxed);
@@ -2532,8 +2548,6 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
     PullItems pull;
-    // Items sized by the blocked entries they hold, not the graph's: an item whose rows find no
-    // parent is walked to its end by one warp, and the level waits for the longest.
     if (!buildItems(&bi->db, itemEntriesFor(bi->db.blockedNnz, small), true, &pull))
         return !outOfMemory(bi->name);  // one failure, after the line that says so
     DbDevice db = {};
