@@ -2530,7 +2530,7 @@ static void printLevels(const BfsInput* bi, BfsCall* c) {
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
     PullItems pull;
-    if (!buildItems(&bi->db, itemEntriesFor(bi->g.nnz, small), true, &pull))
+    if (!buildItems(&bi->db, itemEntriesFor(bi->db.blockedNnz, small), true, &pull))
         return !outOfMemory(bi->name);  // one failure, after the line that says so
     DbDevice db = {};
     uploadDb(&bi->db, &pull, &db);
