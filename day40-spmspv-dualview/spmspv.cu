@@ -574,7 +574,11 @@ static const Shape kFamily[] = {
 static const int kFamilyCount = (int)(sizeof(kFamily) / sizeof(kFamily[0]));
 // Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the
 // unexplored edges / alpha, back to push when the frontier holds fewer than n / beta vertices.
-static const int kBeamerAlpha = 14, kBeamerBeta = 24;
+// Alpha is the paper's; beta (the paper's 24) is fitted on the generated family, since this
+// format's bottom-up level is cheap. kLatencyShare, fitted alike: a level whose frontier edges, or
+// whose unexplored edges, are fewer than a thread in this many is latency alone, top-down for the
+// one, bottom-up for the other.
+static const int kBeamerAlpha = 14, kBeamerBeta = 48, kLatencyShare = 4;
 static const int kMaxInputs = 8;                         // Matrix Market files a run takes
 static const char* const kWordsPath = "cuda-words.mtx";  // the default run's real matrix
 // A file's host bytes at the peak, at most: a row, a column, a nonzero (README, Build and run).
@@ -1524,8 +1528,8 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
 __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
-    // 32 bits: a level's counts are under 2^31 (offsets are int), and a 64-bit add on one shared
-    // word is not one instruction: 256 threads' turns at it would end every level late.
+    // 32 bits: a level's counts are under 2^31 (offsets are int), and a 64-bit add on a shared
+    // word is a compare-and-swap loop: 256 threads taking turns at it would end every level late.
     __shared__ unsigned int blockEdges, blockLooked;
     __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
@@ -1549,20 +1553,21 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     }
     grid.sync();
     bool pull = mode == kPullOnly;
-    long long explored = 0;
+    long long unexplored = b.entries;
     for (int level = 0;; ++level) {
         const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
         const int size = (int)__ldcg(&b.counts[now]);
         if (size == 0)
             break;
         const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
-        // A bottom-up level reads every visited word and every item; below an edge a thread a
-        // top-down level is its latency alone, and bottom-up cannot be cheaper.
+        // A bottom-up level reads up to every unexplored edge: on a small frontier it is the
+        // dearer, unless what is left of the graph is as small.
         if (mode == kAutoRule)
             pull = pull ? (long long)size * kBeamerBeta >= b.n
-                        : frontierEdges * kBeamerAlpha > b.entries - explored &&
-                              frontierEdges >= threads;
-        explored += frontierEdges;
+                        : frontierEdges * kBeamerAlpha > unexplored &&
+                              (frontierEdges * kLatencyShare >= threads ||
+                               unexplored * kLatencyShare <= threads);
+        unexplored -= frontierEdges;
         for (long long w = t; w < b.words; w += threads)
             b.frontier[later * b.words + w] = 0u;
         if (t == 0) {
