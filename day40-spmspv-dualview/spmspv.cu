@@ -574,7 +574,7 @@ static const Shape kFamily[] = {
 static const int kFamilyCount = (int)(sizeof(kFamily) / sizeof(kFamily[0]));
 // Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the
 // unexplored edges / alpha, back to push when the frontier holds fewer than n / beta vertices.
-static const int kBeamerAlpha = 14, kBeamerBeta = 24;
+static const int kBeamerAlpha = 12, kBeamerBeta = 24;
 static const int kMaxInputs = 8;                         // Matrix Market files a run takes
 static const char* const kWordsPath = "cuda-words.mtx";  // the default run's real matrix
 // A file's host bytes at the peak, at most: a row, a column, a nonzero (README, Build and run).
@@ -1458,12 +1458,31 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         dbClaim(b, r0 + lane, level, outbox, edges);
     return looked;
 }
+// Up to kBottomUpPiece side neighbours, those at first, first + stride, ... below end: loaded
+// together, then tested in order until one is in the frontier; *looked counts those tested.
+__device__ bool pieceHasParent(const DbView& view, const unsigned int* frontier, int first,
+                               int stride, int end, long long* looked) {
+    int u[kBottomUpPiece];
+#pragma unroll
+    for (int q = 0; q < kBottomUpPiece; ++q)
+        u[q] = first + q * stride < end ? view.sideCol[first + q * stride] : -1;
+#pragma unroll
+    for (int q = 0; q < kBottomUpPiece; ++q)
+        if (u[q] >= 0) {
+            ++*looked;
+            if (__ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u)
+                return true;
+        }
+    return false;
+}
 // A bottom-up level's side part (Beamer's bottom-up step), a warp a word of the visited bitmap, a
 // lane a vertex: a vertex still unvisited walks its side neighbours, kBottomUpPiece at a time,
 // and stops at the first that is in the frontier. Most stop after a few loads; only those with no
-// parent in the frontier read their whole list. The word's finds are claimed together: one
-// atomicOr on visited (its old bits say which the blocked part took first) and one on the next
-// frontier, where a claim per vertex would cost 32. Returns the neighbours looked at.
+// parent in the frontier read their whole list. A list longer than a warp (a hub's) is finished
+// by the whole warp, a piece a lane: its lane alone would take a round trip every kBottomUpPiece
+// neighbours while the other 31 wait. The word's finds are claimed together: one atomicOr on
+// visited (its old bits say which the blocked part took first) and one on the next frontier,
+// where a claim per vertex would cost 32. Returns the neighbours looked at.
 __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned int* frontier,
                                      Outbox& outbox, unsigned long long* edges) {
     const DbView& view = b.view;
@@ -1478,20 +1497,22 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
             continue;
         const int v = (int)(w * kWarpSize + lane);
         bool found = false;
+        int k = 0, end = 0;
         if (!(visited >> lane & 1u)) {
-            const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
-            for (int k = begin; k < end && !found; k += kBottomUpPiece) {
-                int u[kBottomUpPiece];
-#pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    u[q] = k + q < end ? view.sideCol[k + q] : -1;
-#pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    if (!found && u[q] >= 0) {
-                        ++looked;
-                        found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
-                    }
-            }
+            k = view.sideRowOffsets[v];
+            end = view.sideRowOffsets[v + 1];
+            const int laneEnd = min(end, k + kWarpSize);
+            for (; k < laneEnd && !found; k += kBottomUpPiece)
+                found = pieceHasParent(view, frontier, k, 1, laneEnd, &looked);
+        }
+        for (unsigned int hubs = __ballot_sync(kFullMask, !found && k < end); hubs != 0u;
+             hubs &= hubs - 1u) {
+            const int owner = __ffs(hubs) - 1, to = __shfl_sync(kFullMask, end, owner);
+            bool hit = false;
+            for (int j = __shfl_sync(kFullMask, k, owner); j < to && !__any_sync(kFullMask, hit);
+                 j += kWarpSize * kBottomUpPiece)
+                hit = pieceHasParent(view, frontier, j + lane, kWarpSize, to, &looked);
+            found |= __any_sync(kFullMask, hit) && lane == owner;
         }
         const unsigned int finds = __ballot_sync(kFullMask, found);
         if (finds == 0u)
@@ -1525,7 +1546,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
     // 32 bits: a level's counts are under 2^31 (offsets are int), and a 64-bit add on one shared
-    // word is not one instruction: 256 threads' turns at it would end every level late.
+    // word is a compare-and-swap loop: 256 threads' turns at it would end every level late.
     __shared__ unsigned int blockEdges, blockLooked;
     __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
@@ -1556,12 +1577,9 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         if (size == 0)
             break;
         const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
-        // A bottom-up level reads every visited word and every item; below an edge a thread a
-        // top-down level is its latency alone, and bottom-up cannot be cheaper.
         if (mode == kAutoRule)
             pull = pull ? (long long)size * kBeamerBeta >= b.n
-                        : frontierEdges * kBeamerAlpha > b.entries - explored &&
-                              frontierEdges >= threads;
+                        : frontierEdges * kBeamerAlpha > b.entries - explored;
         explored += frontierEdges;
         for (long long w = t; w < b.words; w += threads)
             b.frontier[later * b.words + w] = 0u;
