@@ -1496,15 +1496,13 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
         if (visited == ~0u)
             continue;
         const int v = (int)(w * kWarpSize + lane);
+        const bool unvisited = !(visited >> lane & 1u);
+        int k = unvisited ? view.sideRowOffsets[v] : 0;
+        const int end = unvisited ? view.sideRowOffsets[v + 1] : 0,
+                  laneEnd = min(end, k + kWarpSize);
         bool found = false;
-        int k = 0, end = 0;
-        if (!(visited >> lane & 1u)) {
-            k = view.sideRowOffsets[v];
-            end = view.sideRowOffsets[v + 1];
-            const int laneEnd = min(end, k + kWarpSize);
-            for (; k < laneEnd && !found; k += kBottomUpPiece)
-                found = pieceHasParent(view, frontier, k, 1, laneEnd, &looked);
-        }
+        for (; k < laneEnd && !found; k += kBottomUpPiece)
+            found = pieceHasParent(view, frontier, k, 1, laneEnd, &looked);
         for (unsigned int hubs = __ballot_sync(kFullMask, !found && k < end); hubs != 0u;
              hubs &= hubs - 1u) {
             const int owner = __ffs(hubs) - 1, to = __shfl_sync(kFullMask, end, owner);
