@@ -572,6 +572,8 @@ static const Shape kFamily[] = {
 static const int kFamilyCount = (int)(sizeof(kFamily) / sizeof(kFamily[0]));
 // Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the
 // unexplored edges / alpha, back to push when the frontier holds fewer than n / beta vertices.
+// Beta is the paper's; alpha is fitted on the generated family's per-level times of both
+// directions (evidence/notes.md), never on the lesson's own graphs.
 static const int kBeamerAlpha = 12, kBeamerBeta = 24;
 static const int kMaxInputs = 8;                         // Matrix Market files a run takes
 static const char* const kWordsPath = "cuda-words.mtx";  // the default run's real matrix
