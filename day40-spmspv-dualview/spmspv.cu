@@ -390,8 +390,7 @@ static const int kBlockDim = 16;
 // A block of k nonzeros costs 5k payload bytes plus its 40 bytes of views (column and start for
 // pull; for push one 32-byte sector: block row, start, column table); in the side payload an entry
 // costs 16 (column and value for pull, row and value for push). 5k + 40 < 16k from k = 4 on.
-static const int kSideMaxNnz = 3;
-static const int kBlockViewBytes = 40, kSideEntryBytes = 16;
+static const int kSideMaxNnz = 3, kBlockViewBytes = 40, kSideEntryBytes = 16;
 // Pull work: a block row's entries (blocked, then side) cut into items of at most this many, one
 // warp each; a longer block row (a Kronecker hub's) is split, its pieces meeting through partial
 // sums. Items of 256 to 4096 entries, about 16384 of them: two items for each warp an H200 holds
@@ -500,10 +499,10 @@ static const int kCases = kDensityCount * kPatternCount;
 static const long long kLargeNnz = 1000000;
 
 static const int kWarmupRuns = 3;  // lazy loading: each kernel's first launch loads it
-// One graph replay of 20 calls lifts a microsecond call above timer noise.
-static const int kTimedRuns = 20;
-static const int kSmallTimedRuns = 2;  // --small: the sanitizer's runs, checked not timed
-static const int kGuardFloats = 16;    // poisoned floats past y that must stay so
+// One graph replay of 20 calls lifts a microsecond call above timer noise; --small's 2 are the
+// sanitizer's runs, checked not timed.
+static const int kTimedRuns = 20, kSmallTimedRuns = 2;
+static const int kGuardFloats = 16;  // poisoned floats past y that must stay so
 // The copy that gives the bandwidth ceiling: far larger than L2 (--small: quick under a sanitizer).
 static const size_t kCopyBytes = (size_t)1 << 30, kCopyBytesSmall = (size_t)64 << 20;
 
@@ -522,10 +521,9 @@ static const int kRootsDefault = 8, kRootsMax = 64, kRootsSmall = 2, kRootsOther
 static const int kBfsTimedRuns = 3;  // per root; a search is long enough to time call by call
 // Decoding: the projections of a 1B model of hidden size 2048, FFN 8192 (up and down); --small
 // divides both sides by kDecodeShrinkSmall.
-static const int kDecodeShapes = 3;
+static const int kDecodeShapes = 3, kDecodeShrinkSmall = 16;
 static const int kDecodeRows[kDecodeShapes] = {2048, 8192, 2048};
 static const int kDecodeCols[kDecodeShapes] = {2048, 2048, 8192};
-static const int kDecodeShrinkSmall = 16;
 static const double kDecodeKeepX = 0.1;  // activations kept: a tenth, at random positions
 // Every generated matrix is a shape: a lattice, a band, rows drawn at random, or a Kronecker
 // graph. Fields by kind (n, m, entries, reach):
@@ -574,7 +572,9 @@ static const Shape kFamily[] = {
 static const int kFamilyCount = (int)(sizeof(kFamily) / sizeof(kFamily[0]));
 // Beamer's direction-optimizing rule (SC 2012): pull when the frontier's edges exceed the
 // unexplored edges / alpha, back to push when the frontier holds fewer than n / beta vertices.
-static const int kBeamerAlpha = 14, kBeamerBeta = 24;
+// Beta is the paper's; alpha is fitted on the generated family's per-level times of both
+// directions (evidence/notes.md), never on the lesson's own graphs.
+static const int kBeamerAlpha = 12, kBeamerBeta = 24;
 static const int kMaxInputs = 8;                         // Matrix Market files a run takes
 static const char* const kWordsPath = "cuda-words.mtx";  // the default run's real matrix
 // A file's host bytes at the peak, at most: a row, a column, a nonzero (README, Build and run).
@@ -1458,12 +1458,30 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
         dbClaim(b, r0 + lane, level, outbox, edges);
     return looked;
 }
+// Up to kBottomUpPiece side neighbours, those at first, first + stride, ... below end: loaded
+// together, then tested in order until one is in the frontier; *looked counts those tested.
+__device__ bool pieceHasParent(const DbView& view, const unsigned int* frontier, int first,
+                               int stride, int end, long long* looked) {
+    int u[kBottomUpPiece];
+#pragma unroll
+    for (int q = 0; q < kBottomUpPiece; ++q)
+        u[q] = first + q * stride < end ? view.sideCol[first + q * stride] : -1;
+#pragma unroll
+    for (int q = 0; q < kBottomUpPiece && u[q] >= 0; ++q) {  // past end, every u[q] is -1
+        ++*looked;
+        if (__ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u)
+            return true;
+    }
+    return false;
+}
 // A bottom-up level's side part (Beamer's bottom-up step), a warp a word of the visited bitmap, a
 // lane a vertex: a vertex still unvisited walks its side neighbours, kBottomUpPiece at a time,
 // and stops at the first that is in the frontier. Most stop after a few loads; only those with no
-// parent in the frontier read their whole list. The word's finds are claimed together: one
-// atomicOr on visited (its old bits say which the blocked part took first) and one on the next
-// frontier, where a claim per vertex would cost 32. Returns the neighbours looked at.
+// parent in the frontier read their whole list. A list longer than a warp (a hub's) is finished
+// by the whole warp, a piece a lane: its lane alone would take a round trip every kBottomUpPiece
+// neighbours while the other 31 wait. The word's finds are claimed together: one atomicOr on
+// visited (its old bits say which the blocked part took first) and one on the next frontier,
+// where a claim per vertex would cost 32. Returns the neighbours looked at.
 __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned int* frontier,
                                      Outbox& outbox, unsigned long long* edges) {
     const DbView& view = b.view;
@@ -1477,21 +1495,21 @@ __device__ long long bfsBottomUpSide(const DbBfs& b, int level, const unsigned i
         if (visited == ~0u)
             continue;
         const int v = (int)(w * kWarpSize + lane);
+        const bool unvisited = !(visited >> lane & 1u);
+        int k = unvisited ? view.sideRowOffsets[v] : 0;
+        const int end = unvisited ? view.sideRowOffsets[v + 1] : 0,
+                  laneEnd = min(end, k + kWarpSize);
         bool found = false;
-        if (!(visited >> lane & 1u)) {
-            const int begin = view.sideRowOffsets[v], end = view.sideRowOffsets[v + 1];
-            for (int k = begin; k < end && !found; k += kBottomUpPiece) {
-                int u[kBottomUpPiece];
-#pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    u[q] = k + q < end ? view.sideCol[k + q] : -1;
-#pragma unroll
-                for (int q = 0; q < kBottomUpPiece; ++q)
-                    if (!found && u[q] >= 0) {
-                        ++looked;
-                        found = __ldcg(&frontier[u[q] / 32]) >> (u[q] % 32) & 1u;
-                    }
-            }
+        for (; k < laneEnd && !found; k += kBottomUpPiece)
+            found = pieceHasParent(view, frontier, k, 1, laneEnd, &looked);
+        for (unsigned int hubs = __ballot_sync(kFullMask, !found && k < end); hubs != 0u;
+             hubs &= hubs - 1u) {
+            const int owner = __ffs(hubs) - 1, to = __shfl_sync(kFullMask, end, owner);
+            bool hit = false;
+            for (int j = __shfl_sync(kFullMask, k, owner); j < to && !__any_sync(kFullMask, hit);
+                 j += kWarpSize * kBottomUpPiece)
+                hit = pieceHasParent(view, frontier, j + lane, kWarpSize, to, &looked);
+            found |= __any_sync(kFullMask, hit) && lane == owner;
         }
         const unsigned int finds = __ballot_sync(kFullMask, found);
         if (finds == 0u)
@@ -1525,7 +1543,7 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     dbBfs(DbBfs b, int source, int mode) {
     __shared__ PushShared pushShared;
     // 32 bits: a level's counts are under 2^31 (offsets are int), and a 64-bit add on one shared
-    // word is not one instruction: 256 threads' turns at it would end every level late.
+    // word is a compare-and-swap loop: 256 threads' turns at it would end every level late.
     __shared__ unsigned int blockEdges, blockLooked;
     __shared__ Outbox outbox;
     cg::grid_group grid = cg::this_grid();
@@ -1556,12 +1574,9 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
         if (size == 0)
             break;
         const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
-        // A bottom-up level reads every visited word and every item; below an edge a thread a
-        // top-down level is its latency alone, and bottom-up cannot be cheaper.
         if (mode == kAutoRule)
             pull = pull ? (long long)size * kBeamerBeta >= b.n
-                        : frontierEdges * kBeamerAlpha > b.entries - explored &&
-                              frontierEdges >= threads;
+                        : frontierEdges * kBeamerAlpha > b.entries - explored;
         explored += frontierEdges;
         for (long long w = t; w < b.words; w += threads)
             b.frontier[later * b.words + w] = 0u;
@@ -1827,8 +1842,7 @@ static bool buildDb(const Csr* a, Db* f) {
         ok = buildBlockRow(a, I, false, f, &s);
     ok = ok && allocDb(a->value != NULL, f);
     // Counted again as they are placed, to the same totals.
-    f->blocks = 0;
-    f->blockedNnz = f->sideNnz = 0;
+    f->blockedNnz = f->sideNnz = f->blocks = 0;
     for (int I = 0; ok && I < f->blockRows; ++I)
         ok = buildBlockRow(a, I, true, f, &s);
     if (ok)
@@ -2363,20 +2377,6 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
 // The columns of a times table (README, Expected output, defines each).
 static const char* const kVariantColumns[kVariantCount] = {
     "cuSP", "cuBLAS", "CSR", "CSC", "pull", "push", "skip", "auto", "cuB-c", "auto-c"};
-// One x's line: every variant's microseconds, auto's direction, auto against the faster plain
-// kernel and the library.
-static void printTimes(const Input* in, const XCase* xc, const bool* enabled, const double* t,
-                       int decision) {
-    printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
-    for (int variant = 0; variant < kVariantCount; ++variant)
-        if (enabled[variant])
-            printf(" %6.2f", t[variant] * 1e3);
-    const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
-                              t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
-    const double base = in->kind == kInputDecode ? t[kCublasGemv] : t[kCusparseCsr];
-    printf(" %4s %6.2fx %6.2fx\n", kModeNames[decision],
-           t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0, t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
-}
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 // handles: the stream and library handles, the only fields set.
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
@@ -2404,7 +2404,18 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
         double t[kVariantCount];
         int decision = 0;
         failures += runCase(in, xc, &g, enabled, small, t, &decision);
-        printTimes(in, xc, enabled, t, decision);
+        // x's line: every variant's microseconds, auto's direction, auto against the faster plain
+        // kernel and the library.
+        printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
+        for (int variant = 0; variant < kVariantCount; ++variant)
+            if (enabled[variant])
+                printf(" %6.2f", t[variant] * 1e3);
+        const double plain = fmin(t[kPlainPull] > 0.0 ? t[kPlainPull] : 1e30,
+                                  t[kPlainPush] > 0.0 ? t[kPlainPush] : 1e30);
+        const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
+        printf(" %4s %6.2fx %6.2fx\n", kModeNames[decision],
+               t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
+               t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
         collect(in, xc, c, t, copyGBs, r);
         if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
             printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n",
@@ -2505,29 +2516,6 @@ static bool searchRoots(const BfsInput* bi, BfsCall* c, int* got, bool small, do
     printf("\n");
     return ok;
 }
-// The first root's search by DB-BFS auto once more, and what each level looked at: top-down, the
-// frontier's edges; bottom-up, the neighbours tested before each vertex found its parent (or ran
-// out). The frontier sizes are the CPU's; a bottom-up count varies from run to run (which
-// neighbour a lane tests first depends on the frontier bits other warps have set), so it is a
-// measured line.
-static void printLevels(const BfsInput* bi, BfsCall* c) {
-    unsigned long long checked[2 * kLevelLog];
-    c->variant = kDbBfsAuto;
-    c->source = bi->root[0];
-    launchBfs(c);
-    CUDA_CHECK(cudaStreamSynchronize(c->stream));
-    CUDA_CHECK(cudaMemcpy(checked, c->b.checked, sizeof(checked), cudaMemcpyDeviceToHost));
-    printf("  %s, root %d, DB-BFS auto: level, frontier, direction, edges checked (of %lld)\n",
-           bi->name, bi->root[0], bi->g.nnz);
-    for (int level = 0; level < bi->levels[0] && level < kLevelLog; ++level) {
-        long long frontier = 0;
-        for (int u = 0; u < bi->g.rows; ++u)
-            frontier += bi->dist[0][u] == level;
-        const bool up = checked[2 * level + 1] > 0;
-        printf("~ %5d %10lld  %-9s %14llu\n", level, frontier, up ? "bottom-up" : "top-down",
-               checked[2 * level + (up ? 1 : 0)]);
-    }
-}
 // One graph: both BFS codes on the device, every variant from every root.
 static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaStream_t stream,
                      double* gteps) {
@@ -2549,8 +2537,29 @@ static int runBfsGpu(const BfsInput* bi, int sms, bool small, bool levels, cudaS
     int failures = 0;
     for (c.variant = 0; c.variant < kBfsVariants; ++c.variant)
         failures += !searchRoots(bi, &c, got, small, gteps);
-    if (levels && failures == 0)
-        printLevels(bi, &c);
+    // The first root's search by DB-BFS auto once more, and what each level looked at: top-down,
+    // the frontier's edges; bottom-up, the neighbours tested before each vertex found its parent
+    // (or ran out). The frontier sizes are the CPU's; a bottom-up count varies from run to run
+    // (which neighbour a lane tests first depends on the frontier bits other warps have set), so
+    // it is a measured line.
+    if (levels && failures == 0) {
+        unsigned long long checked[2 * kLevelLog];
+        c.variant = kDbBfsAuto;
+        c.source = bi->root[0];
+        launchBfs(&c);
+        CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        CUDA_CHECK(cudaMemcpy(checked, c.b.checked, sizeof(checked), cudaMemcpyDeviceToHost));
+        printf("  %s, root %d, DB-BFS auto: level, frontier, direction, edges checked (of %lld)\n",
+               bi->name, bi->root[0], bi->g.nnz);
+        for (int level = 0; level < bi->levels[0] && level < kLevelLog; ++level) {
+            long long frontier = 0;
+            for (int u = 0; u < bi->g.rows; ++u)
+                frontier += bi->dist[0][u] == level;
+            const bool up = checked[2 * level + 1] > 0;
+            printf("~ %5d %10lld  %-9s %14llu\n", level, frontier, up ? "bottom-up" : "top-down",
+                   checked[2 * level + (up ? 1 : 0)]);
+        }
+    }
     free(got);
     freeDbDevice(&db);
     return failures;
@@ -3355,10 +3364,9 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
                 cols[kept++] = cols[k];
         begin = end;
     }
-    if (ok)
-        rowStart[n] = (int)kept;
     ok = ok && allocCsr(a, n, n, kept, values);
     if (ok) {
+        rowStart[n] = (int)kept;
         memcpy(a->offsets, rowStart, ((size_t)n + 1) * sizeof(int));
         memcpy(a->index, cols, (size_t)kept * sizeof(int));
         for (int r = 0; values && r < n; ++r)
@@ -3527,15 +3535,6 @@ static bool makeX(const Input* in, int pattern, double density, XCase* xc) {
 // are all equal, could not show a kernel that pairs a value with the wrong entry, so its values
 // come from the position hash. SpMSpV takes any shape; a matrix with no entry leaves nothing to
 // check.
-// What a file of this size costs the host at its peak, a bound on the measured peaks (the README's
-// Build and run); false after the line saying so when the machine has less.
-static bool fitsHost(const char* path, double rows, double cols, double nnz) {
-    const double need = kHostBytesRow * rows + kHostBytesCol * cols + kHostBytesNnz * nnz;
-    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
-    return need <= have ||
-           refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f", path, need,
-                  have);
-}
 static bool loadMatrixMarket(const char* path, Input* in) {
     MmMatrix mm;
     if (mmRead(path, &mm) != 0)
@@ -3554,7 +3553,14 @@ static bool loadMatrixMarket(const char* path, Input* in) {
     snprintf(in->description, sizeof(in->description), "Matrix Market file %.100s%s", path,
              hashed ? ", values hashed" : "");
     in->merged = mm.merged;
-    ok = ok && fitsHost(path, mm.rows, mm.cols, mm.entries);
+    // What a file of this size costs the host at its peak, a bound on the measured peaks (the
+    // README's Build and run); refused, with the line saying so, when the machine has less.
+    const double need =
+        kHostBytesRow * mm.rows + kHostBytesCol * mm.cols + kHostBytesNnz * mm.entries;
+    const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+    ok = ok &&
+         (need <= have || refuse("%s: needs about %.0f bytes of host memory, this machine has %.0f",
+                                 path, need, have));
     if (ok && !allocCsr(&in->a, mm.rows, mm.cols, mm.entries, true))
         ok = outOfMemory(path);
     for (int e = 0; ok && e < mm.entries; ++e) {
