@@ -1570,10 +1570,12 @@ __global__ void __launch_bounds__((kThreads), kDbBfsBlocksPerSm)
     long long explored = 0;
     for (int level = 0;; ++level) {
         const int now = level % 3, next = (level + 1) % 3, later = (level + 2) % 3;
+        // Both counts read before either is tested: the rule needs both before the level can
+        // start, and two loads in flight wait one round trip, not two.
         const int size = (int)__ldcg(&b.counts[now]);
+        const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
         if (size == 0)
             break;
-        const long long frontierEdges = (long long)__ldcg(&b.edges[now]);
         if (mode == kAutoRule)
             pull = pull ? (long long)size * kBeamerBeta >= b.n
                         : frontierEdges * kBeamerAlpha > b.entries - explored;
