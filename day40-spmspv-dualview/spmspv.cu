@@ -498,10 +498,9 @@ static const int kCases = kDensityCount * kPatternCount;
 // Below this a call is launch-paced; the plain-path goal is judged above.
 static const long long kLargeNnz = 1000000;
 
-static const int kWarmupRuns = 3;  // lazy loading: each kernel's first launch loads it
-// One graph replay of 20 calls lifts a microsecond call above timer noise; --small's 2 are the
-// sanitizer's runs, checked not timed.
-static const int kTimedRuns = 20, kSmallTimedRuns = 2;
+// Warm-up runs: lazy loading, each kernel's first launch loads it. One graph replay of 20 calls
+// lifts a microsecond call above timer noise; --small's 2 are the sanitizer's runs, not timed.
+static const int kWarmupRuns = 3, kTimedRuns = 20, kSmallTimedRuns = 2;
 static const int kGuardFloats = 16;  // poisoned floats past y that must stay so
 // The copy that gives the bandwidth ceiling: far larger than L2 (--small: quick under a sanitizer).
 static const size_t kCopyBytes = (size_t)1 << 30, kCopyBytesSmall = (size_t)64 << 20;
@@ -588,7 +587,8 @@ static const uint64_t kSeedValues = 0x5eed0040a1ULL, kSeedKron = 0x5eed0040b2ULL
 static_assert(kThreads % kWarpSize == 0 && kSampleEntries == 2 * kWarpSize && kSkipOnly < kWarpSize,
               "whole warps; the rule: two samples a lane, a path a count of lanes (choosePath)");
 static_assert(kBlockDim * kBlockDim <= 256, "a local position fits one byte");
-static_assert(kSidePiece == 4 && kPushColumns == 8, "push unrolls by four; it reads x as 2 float4");
+// Push unrolls by four, reads x as two float4 a thread and a block column a pair of threads.
+static_assert(kSidePiece == 4 && kPushColumns * 2 == kBlockDim, "push: unroll 4, 2 float4");
 
 // ---------------------------------------------------------------- error macros
 // Copies of common/cuda-check.h.
@@ -1095,13 +1095,16 @@ __device__ int chunkFor(long long count) {
 }
 // snippet: db-push
 // 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 2,048
-// entries of x at a time, eight a thread in two loads. Their nonzero entries are listed in shared
+// entries of x at a time, eight a thread in two loads, a pair of threads a block column's 16. The
+// block columns are dealt round robin (block b takes b, b + gridDim.x, ...), so that a clustered
+// x's neighbouring columns fall to different blocks. Their nonzero entries are listed in shared
 // memory in column order, so that a sparse batch costs one round, not one per 256 columns; for
 // each 256 of the list the metadata step counts and scans their tasks, which are dealt out evenly
 // over the block's threads. The first batch is listed while the grid meets.
 __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, long long c0,
                             int chunk, PushBatch& s) {
-    const long long j = c0 + kPushColumns * threadIdx.x;
+    const long long j =
+        c0 + threadIdx.x / 2 * (long long)gridDim.x * kBlockDim + threadIdx.x % 2 * kPushColumns;
     const bool mine = j < view.cols && threadIdx.x < chunk;  // x is padded with zeros
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     const float4 a = mine ? reinterpret_cast<const float4*>(x + j)[0] : zero;
@@ -1134,8 +1137,9 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
     unsigned long long target = 0;
     if (threadIdx.x == 0)
         target = (arrivals.fetch_add(1, cuda::memory_order_release) / gridDim.x + 1) * gridDim.x;
-    const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
-    const long long first = blockIdx.x * (long long)chunk * kPushColumns;
+    // Threads with x, rounded up to whole pairs (whole block columns).
+    const int chunk = (chunkFor((view.cols + kPushColumns - 1) / kPushColumns) + 1) / 2 * 2;
+    const long long first = blockIdx.x * (long long)kBlockDim;
     int listed = listNonzeros(view, x, first, chunk, s);
     while (threadIdx.x == 0 && arrivals.load(cuda::memory_order_acquire) < target)
         __nanosleep(32);
