@@ -1098,8 +1098,7 @@ __device__ int chunkFor(long long count) {
 // entries of x at a time, eight a thread in two loads. Their nonzero entries are listed in shared
 // memory in column order, so that a sparse batch costs one round, not one per 256 columns; for
 // each 256 of the list the metadata step counts and scans their tasks, which are dealt out evenly
-// over the block's threads. The first batch is listed, and its first tasks counted, while the
-// grid meets.
+// over the block's threads. The first batch is listed while the grid meets.
 __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, long long c0,
                             int chunk, PushBatch& s) {
     const long long j = c0 + kPushColumns * threadIdx.x;
@@ -1138,8 +1137,6 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
-    int total =
-        scanTasks(view, threadIdx.x < listed, s.col[threadIdx.x], s.x[threadIdx.x], s.tasks);
     while (threadIdx.x == 0 && arrivals.load(cuda::memory_order_acquire) < target)
         __nanosleep(32);
     __syncthreads();
@@ -1148,8 +1145,8 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
             listed = listNonzeros(view, x, c0, chunk, s);
         for (int base = 0; base < listed; base += kThreads) {
             const int k = base + threadIdx.x;
-            if (c0 != first || base != 0)  // the first was scanned while the grid met
-                total = scanTasks(view, k < listed, s.col[k], s.x[k], s.tasks);  // k past: unused
+            const int total =
+                scanTasks(view, k < listed, s.col[k], s.x[k], s.tasks);  // past the list: unused
             for (int q = threadIdx.x; q < total; q += kThreads) {
                 const PushShared& t = s.tasks;
                 const int o = taskOwner(t.scan, q), local = q - t.scan[o];
