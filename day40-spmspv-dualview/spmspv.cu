@@ -660,9 +660,10 @@ typedef struct {
     float* sideValCsc;                 // sideNnz: the values again, in column order
 } Db;
 // One pull work item: entries [begin, end) of block row blockRow's stream (blocked entries first,
-// then side entries). A split block row's pieces leave partial sums; the last to arrive adds them.
+// then side entries), the first of them in block firstBlock. A split block row's pieces leave
+// partial sums; the last to arrive adds them.
 typedef struct {
-    int blockRow, begin, end, piece, pieces, partialBase, splitId;
+    int blockRow, begin, end, piece, pieces, partialBase, splitId, firstBlock;
 } PullItem;
 // A format's pull items, and the block rows split into pieces and those pieces (the partial sums').
 typedef struct {
@@ -904,7 +905,9 @@ __device__ int ownerLane(int myStart, int e, int width) {
 // 3. DB pull, one item of one block row, one warp. The item's blocked entries stream past the
 // warp 32 at a time, kPullUnroll chunks in flight: a one-byte local position and a float each,
 // five bytes where CSR reads eight. A lane finds its entry's block among a window of 32 block
-// starts the lanes hold, by shuffles; the block's column gives x. Then the side entries of the
+// starts the lanes hold, by shuffles; the block's column gives x. The first window starts at the
+// block that holds the item's first entry (the host finds it), so an item deep in a long block
+// row does not walk there a window a round trip. Then the side entries of the
 // block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
 // row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
 // lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
@@ -920,7 +923,7 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
               e0 = view.blockStart[b0];
     const int blocked = view.blockStart[b1] - e0, stop = it.end < blocked ? it.end : blocked;
     int pos = it.begin;
-    for (int wb = b0; pos < stop; wb += kWarpSize) {
+    for (int wb = it.firstBlock; pos < stop; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : blocked;
@@ -1435,7 +1438,7 @@ __device__ long long bfsPullBlocked(const DbBfs& b, const PullItem it, int level
     const int b0 = view.rowBlockOffsets[I], b1 = view.rowBlockOffsets[I + 1],
               e0 = view.blockStart[b0];
     int pos = it.begin;
-    for (int wb = b0; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
+    for (int wb = it.firstBlock; pos < it.end && (found | done) != 0xffffu; wb += kWarpSize) {
         const int myStart = wb + lane < b1 ? view.blockStart[wb + lane] - e0 : INT_MAX;
         const int myCol = wb + lane < b1 ? view.blockCol[wb + lane] : 0;
         const int windowEnd = wb + kWarpSize < b1 ? view.blockStart[wb + kWarpSize] - e0 : it.end;
@@ -1903,23 +1906,25 @@ static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems
         return false;
     for (int I = 0; I < f->blockRows; ++I) {
         const int r0 = I * kBlockDim, r1 = r0 + kBlockDim < f->rows ? r0 + kBlockDim : f->rows;
-        const int blocked =
-            f->blockStart[f->rowBlockOffsets[I + 1]] - f->blockStart[f->rowBlockOffsets[I]];
+        const int b0 = f->rowBlockOffsets[I], b1 = f->rowBlockOffsets[I + 1];
+        const int blocked = f->blockStart[b1] - f->blockStart[b0];
         const int total =
             blocked + (blockedOnly ? 0 : f->sideRowOffsets[r1] - f->sideRowOffsets[r0]);
         if (total == 0 && blockedOnly)
             continue;
         const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
-        for (int p = 0; p < pieces; ++p) {
+        for (int p = 0, b = b0; p < pieces; ++p) {
             const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
-            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId};
+            // The block holding the item's first entry, so that the kernel's walk starts there,
+            // not a window of blocks at a time from the block row's first.
+            while (b + 1 < b1 && f->blockStart[b + 1] - f->blockStart[b0] <= p * itemEntries)
+                ++b;
+            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId, b};
             out->list[out->count++] = it;
         }
-        if (pieces > 1) {
-            ++out->splitRows;
-            out->splitPieces += pieces;
-        }
+        out->splitRows += pieces > 1;
+        out->splitPieces += pieces > 1 ? pieces : 0;
     }
     return true;
 }
