@@ -451,10 +451,10 @@ static const double kPushFixedBytes = 5e6;
 // A pull item is a chain of dependent loads (the item, its block row's starts, its blocks, x), so
 // a matrix of many short block rows pulls slower than its bytes say: each item counts this many.
 static const double kPullItemBytes = 2000.0;
-// Push's atomics onto one output row are done one after another: each of a row's products waits
-// behind the others that land there, about products / rows of them. The rule adds products times
-// that many waits, each counted as this many bytes: outputs few and products many, and push loses.
-static const double kAtomicWaitBytes = 0.125;
+// Push's atomics onto one output row are done one after another, so the longest row (a hub's) is
+// a chain: at a share s of x, s times its length products queue on one address. The rule counts
+// each as this many bytes: on a matrix with hub rows and a dense x, pull wins.
+static const double kHubAtomicBytes = 20000.0;
 // Skipping pull's counted bytes weigh this much against push's: every block row reads the same
 // x lines, which L2 serves.
 static const double kSkipByteCost = 0.5;
@@ -672,8 +672,8 @@ typedef struct {
 } PullItems;
 // The rule's numbers for one matrix, in bytes: per sampled column of x what push reads there
 // (weighted, and scaled to stand for cols / samples columns; 0 past the samples), push's fixed part
-// and its atomics' waits at a full x, pull's bytes with its items, skipping pull's at an empty x
-// and per share of x.
+// and its longest row's chain of atomics at a full x, pull's bytes with its items, skipping pull's
+// at an empty x and per share of x.
 typedef struct {
     const float* sampleBytes;  // kSampleEntries, on the device (the host's is Input's)
     float pushFixed, pushWaits, pull, skip, skipShare;
@@ -1262,27 +1262,27 @@ __host__ __device__ int sampleColumn(int sample, int cols) {
     return cols <= kSampleEntries ? sample : (int)((long long)sample * cols / kSampleEntries);
 }
 // A lane's two samples (lane, lane + 32) of x, loaded together so that their latencies overlap.
-__host__ __device__ float2 laneSample(const float* x, int cols, int lane) {
+__device__ float2 laneSample(const float* x, int cols, int lane) {
     const int samples = ruleSamples(cols), second = lane + kWarpSize;
     return make_float2(lane < samples ? x[sampleColumn(lane, cols)] : 0.0f,
                        second < samples ? x[sampleColumn(second, cols)] : 0.0f);
 }
 // Push's bytes for the lane's samples that x holds; both loads are issued before x is tested.
-__host__ __device__ float laneBytes(float2 xs, const float* sampleBytes, int lane) {
+__device__ float laneBytes(float2 xs, const float* sampleBytes, int lane) {
     const float first = sampleBytes[lane], second = sampleBytes[lane + kWarpSize];
     return (xs.x != 0.0f ? first : 0.0f) + (xs.y != 0.0f ? second : 0.0f);
 }
-// Push against the pull that would run, in bytes: push's sampled columns, its fixed part and its
-// atomics' waits, which grow with the square of x's share; against pull's bytes, or skipping
-// pull's where its mapping fits (skipRows: block rows long enough to keep a block of threads
-// busy, a thread a block) and x leaves at least half of every block's columns to skip. A sample
-// that sees none of x still stands for one sampled entry. fmaf rounds alike on host and device.
-__host__ __device__ int rulePath(const Rule& rule, float sampledBytes, int nonzero, int samples,
-                                 bool skipRows) {
+// Push against the pull that would run, in bytes: push's sampled columns, its fixed part and the
+// atomics that queue on its longest row, which grow with x's share; against pull's bytes, or
+// skipping pull's where its mapping fits (skipRows: block rows long enough to keep a block of
+// threads busy, a thread a block) and x leaves at least half of every block's columns to skip. A
+// sample that sees none of x still stands for one sampled entry.
+__device__ int rulePath(const Rule& rule, float sampledBytes, int nonzero, int samples,
+                        bool skipRows) {
     const float share = (float)nonzero / (float)samples, seen = fmaxf(share, 1.0f / samples);
     const bool skip = skipRows && share <= kSkipMaxShare;
     const float other = skip ? fmaf(rule.skipShare, seen, rule.skip) : rule.pull;
-    const float push = fmaf(rule.pushWaits * seen, seen, rule.pushFixed + sampledBytes);
+    const float push = fmaf(rule.pushWaits, seen, rule.pushFixed + sampledBytes);
     return push < other ? kPushOnly : skip ? kSkipOnly : kPullOnly;
 }
 // The path, decided by every block alike without talking: its first warp sums the same sample in
@@ -1957,9 +1957,10 @@ static void countRule(Input* in) {
         in->sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
     }
     in->rule.pushFixed = (float)(kPushByteCost * 4.0 * (f->rows + f->cols) + kPushFixedBytes);
-    // At a share s of x, s * nnz products, s * nnz / rows a row, each waiting for the others.
-    const double rows = f->rows > 0 ? f->rows : 1;
-    in->rule.pushWaits = (float)(kAtomicWaitBytes * (double)in->a.nnz * in->a.nnz / rows);
+    int longest = 0;  // the longest row: at a share s of x, s times this many atomics in a queue
+    for (int r = 0; r < f->rows; ++r)
+        longest = max(longest, in->a.offsets[r + 1] - in->a.offsets[r]);
+    in->rule.pushWaits = (float)(kHubAtomicBytes * longest);
     in->rule.pull = (float)(in->pullBytesFull + kPullItemBytes * in->pull.count);
     // Skipping pull: a block's column, start, table and x line (4 + 4 + 16 + 64 bytes), a side
     // entry (8), a block row's offsets and y (4 + 64); 5 bytes a payload entry x's share reads.
@@ -2369,8 +2370,7 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
                  &r->nDecodeCold);
         return;
     }
-    if (t[kCusparseCsr] > 0.0)
-        r->minCu = fmin(r->minCu, t[kCusparseCsr] / autoMs);
+    r->minCu = fmin(r->minCu, t[kCusparseCsr] / autoMs);
     addRatio(t[kCusparseBsr], autoMs, &r->logBsr, &r->nBsr);
     if (caseIndex % kDensityCount == kDensityCount - 1)
         r->maxAutoSparsest = fmax(r->maxAutoSparsest, autoMs * 1e3);
@@ -2402,12 +2402,11 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
         true,    skipFits(&in->db) || small, true,   decode, decode};
     GpuInput g = *handles;
     setupGpu(in, sms, small, &g);
-    printf("\n");
     if (decode)
         setupCold(in, small, &g);
     // The table's header: the input column as wide as the name the lines print.
     const int width = strlen(in->name) > 5 ? (int)strlen(in->name) : 5;
-    printf("  %-*s %-9s %-6s", width, "input", "x", "d");
+    printf("\n  %-*s %-9s %-6s", width, "input", "x", "d");
     for (int variant = 0; variant < kVariantCount; ++variant)
         if (enabled[variant])
             printf(" %6s", kVariantColumns[variant]);
@@ -3789,9 +3788,9 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         "cuSPARSE; DB-BFS; a decoding layer\n");
     printf("blocks 16x16; a block of %d or fewer nonzeros goes to the side payload\n", kSideMaxNnz);
     printf(
-        "the rule: push byte cost %.1f, fixed steps %.1f MB, an atomic's wait %g B; a pull item "
-        "%.0f B; skipping pull's byte cost %.1f\n",
-        kPushByteCost, kPushFixedBytes / 1e6, kAtomicWaitBytes, kPullItemBytes, kSkipByteCost);
+        "the rule: push byte cost %.1f, fixed steps %.1f MB, an atomic on the longest row %g B; a "
+        "pull item %.0f B; skipping pull's byte cost %.1f\n",
+        kPushByteCost, kPushFixedBytes / 1e6, kHubAtomicBytes, kPullItemBytes, kSkipByteCost);
     puts(o->full ? "each x: the x blocks it touches, push's work and MB (DB's, plain CSC's)"
                  : "each x's table (push's work): --full");
     for (int i = 0; i < count; ++i) {
