@@ -427,6 +427,8 @@ static const int kSidePiece = 4;  // push: side entries of a column one thread l
 // Push reads x eight columns a thread, two float4 loads: a block's list of 2,048 fits the shared
 // memory skipping pull's sums use.
 static const int kPushColumns = 8;
+// zeroY's block: four warps, whose registers fit beside dbSpmspv's resident blocks on an SM.
+static const int kZeroThreads = 128;
 // DB-BFS bottom-up: neighbours a lane loads at once before it tests their frontier bits; a walk
 // is a chain of such rounds, and the warp waits for its longest.
 static const int kBottomUpPiece = 8;
@@ -445,7 +447,7 @@ static const int kSectorBytes = 32;
 // (--full), never on the lesson's inputs: the worst x, then the geometric mean, of the path the
 // rule picks against the fastest path (evidence/notes.md).
 static const double kPushByteCost = 1.0;
-// Push's fixed steps (y zeroed behind a grid barrier, x listed a batch at a time) cost what pull
+// Push's fixed steps (zeroY's kernel, x listed a batch at a time) cost what pull
 // pays to read this many bytes, whatever x holds.
 static const double kPushFixedBytes = 5e6;
 // A pull item is a chain of dependent loads (the item, its block row's starts, its blocks, x), so
@@ -738,9 +740,8 @@ typedef struct {
     const int *sideColOffsets, *sideRowCsc;
     const float* sideValCsc;
     const PullItem* items;
-    float* partials;              // 16 per piece of a split block row
-    unsigned int* arrivals;       // pieces finished, per split block row
-    unsigned long long* barrier;  // the push path's grid barrier (arrivals, never reset)
+    float* partials;         // 16 per piece of a split block row
+    unsigned int* arrivals;  // pieces finished, per split block row
     Rule rule;
     int skipRows;   // 1 when a block row holds kThreads / 2 blocks or more, on the mean
     int* decision;  // the last call's path: kPullOnly, kPushOnly or kSkipOnly (block 0 writes it)
@@ -799,7 +800,8 @@ typedef struct {
 } DbDevice;
 // Everything of a part-1 input on the device, and the handles its calls use.
 typedef struct {
-    int lanes, grid;  // lanes of the plain pull; blocks of the DB kernel (all resident)
+    int lanes, grid, sms;  // lanes of the plain pull; blocks of the DB kernel (all resident)
+    int overlap;           // 1 from Hopper on: dbSpmspv may overlap zeroY (programmatic launch)
     int *csrOffsets, *csrIndex, *cscOffsets, *cscIndex, *bsrOffsets, *bsrCols, bsrBlocks;
     float *csrValue, *cscValue, *bsrValues, *dense;  // bsrBlocks 0: no BSR
     float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
@@ -892,6 +894,21 @@ __global__ void plainCscPush(int cols, const int* __restrict__ offsets,
             atomicAdd(&y[rowsOf[k]], values[k] * xj);
     }
 }
+// A call of DB push or auto is two kernels, zeroY and then dbSpmspv. From Hopper (compute
+// capability 9.0) on, the second is launched to overlap the first (programmatic dependent launch):
+// zeroY lets it start at once, and dbSpmspv waits for zeroY's end (its zeros visible) only where
+// it first writes y. The kernel boundary is the push's split barrier: nothing inside a call waits
+// for the whole grid. Before Hopper the two kernels run one after the other; both calls do nothing.
+__device__ void letNextKernelStart() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+__device__ void waitForZeroedY() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
 // The owner of entry e among the window of blocks (or rows) whose starts the lanes hold: the last
 // lane k < width whose start is <= e. Five shuffles, no memory; every lane of the warp calls it.
 __device__ int ownerLane(int myStart, int e, int width) {
@@ -976,6 +993,7 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     for (int l = 0; l < kWarpSize && lane < kBlockDim; ++l)
         sum += sums[lane * kWarpSize + (l + lane) % kWarpSize];
     __syncwarp();
+    waitForZeroedY();  // an auto call's y was zeroed for a push (no wait in a pull call)
     if (it.pieces == 1) {
         if (lane < rowsHere)
             y[r0 + lane] = sum;
@@ -1105,11 +1123,11 @@ __device__ int chunkFor(long long count) {
     return share > 0 ? (int)((share + rounds - 1) / rounds) : 1;
 }
 // snippet: db-push
-// 4. DB push. y is zeroed and the grid meets at a barrier; then each block takes up to 2,048
-// entries of x at a time, eight a thread in two loads. Their nonzero entries are listed in shared
-// memory in column order, so that a sparse batch costs one round, not one per 256 columns; for
-// each 256 of the list the metadata step counts and scans their tasks, which are dealt out evenly
-// over the block's threads. The first batch is listed while the grid meets.
+// 4. DB push. y is zeroed by a kernel of its own just before this one (zeroY, below); each block
+// takes up to 2,048 entries of x at a time, eight a thread in two loads. Their nonzero entries are
+// listed in shared memory in column order, so that a sparse batch costs one round, not one per 256
+// columns; for each 256 of the list the metadata step counts and scans their tasks, which are
+// dealt out evenly over the block's threads. The first batch is listed before the wait for y.
 __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, long long c0,
                             int chunk, PushBatch& s) {
     const long long j = c0 + kPushColumns * threadIdx.x;
@@ -1132,25 +1150,10 @@ __device__ int listNonzeros(const DbView& view, const float* __restrict__ x, lon
 }
 __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* __restrict__ y,
                         PushBatch& s) {
-    for (long long i = blockIdx.x * (long long)kThreads + threadIdx.x; i < view.rows;
-         i += (long long)gridDim.x * kThreads)
-        y[i] = 0.0f;
-    // A barrier across the grid (all resident: the launcher sizes it so), in two halves so that
-    // the block lists its first batch between them. Thread 0 adds the block's arrival with release
-    // order (the block's zeros of y, which __syncthreads ordered before it, are seen first) and
-    // waits with acquire loads: no full fence on either side. The counter only grows, so this use
-    // waits for the next multiple of the grid.
-    __syncthreads();
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> arrivals(*view.barrier);
-    unsigned long long target = 0;
-    if (threadIdx.x == 0)
-        target = (arrivals.fetch_add(1, cuda::memory_order_release) / gridDim.x + 1) * gridDim.x;
     const int chunk = chunkFor((view.cols + kPushColumns - 1) / kPushColumns);  // threads with x
     const long long first = blockIdx.x * (long long)chunk * kPushColumns;
     int listed = listNonzeros(view, x, first, chunk, s);
-    while (threadIdx.x == 0 && arrivals.load(cuda::memory_order_acquire) < target)
-        __nanosleep(32);
-    __syncthreads();
+    waitForZeroedY();
     for (long long c0 = first; c0 < view.cols; c0 += (long long)gridDim.x * chunk * kPushColumns) {
         if (c0 != first)
             listed = listNonzeros(view, x, c0, chunk, s);
@@ -1239,6 +1242,7 @@ __device__ void skipPullRow(const DbView& view, int I, const float* __restrict__
         mine[r * kThreads] += view.sideVal[k] * xv;
     }
     __syncthreads();
+    waitForZeroedY();
     // Warp w adds rows w and w + 8: a lane kThreads / 32 sums, then five shuffles.
     const int warp = t / kWarpSize, lane = t % kWarpSize;
     for (int r = warp; r < kBlockDim; r += kWarpsPerCta) {
@@ -1303,9 +1307,18 @@ __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
 }
 // end snippet
 // snippet: db-kernel
-// DB pull, push, skipping pull and auto are one kernel, so that auto costs one launch: the pulls
-// need no step before them, and push's step runs inside.
-// Launch: blockDim.x = kThreads; gridDim.x <= the co-resident blocks (the push barrier needs all).
+// The first kernel of a push or auto call: y = 0. It lets dbSpmspv start at once; a dbSpmspv that
+// pulls overwrites these zeros after its wait.
+// Launch: any grid; the launcher gives it a block an SM, so that dbSpmspv's blocks fit beside it.
+__global__ void zeroY(float* __restrict__ y, int rows) {
+    letNextKernelStart();
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < rows;
+         i += (long long)gridDim.x * blockDim.x)
+        y[i] = 0.0f;
+}
+// DB pull, push, skipping pull and auto are one kernel, so that auto decides inside it: the pulls
+// need no step before them, and push's one step, zeroing y, is zeroY's, which this kernel overlaps.
+// Launch: blockDim.x = kThreads; any gridDim.x (the launcher gives the resident blocks).
 __global__ void __launch_bounds__((kThreads), kDbBlocksPerSm)
     dbSpmspv(DbView view, const float* __restrict__ x, float* __restrict__ y, int mode) {
     __shared__ union {
@@ -1884,10 +1897,13 @@ static bool skipFits(const Db* f) {
 static double csrCscBytes(const Csr* a) {
     return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz;
 }
-// cuSPARSE's BSR of in: every nonzero block, the side payload's too, at 1 KiB. 0 where it is not
-// run: a decoding layer (cuBLAS's), or past kBsrMaxBytes.
+// cuSPARSE's BSR stores every nonzero block, the side payload's too, at 1 KiB.
+static double bsrStoredBytes(const Db* f) {
+    return (f->blocks + f->sideBlocks) * 4.0 * kBlockDim * kBlockDim;
+}
+// BSR's bytes where it runs; 0 on a decoding layer (cuBLAS's) or past kBsrMaxBytes.
 static double bsrBytes(const Input* in) {
-    const double bytes = (in->db.blocks + in->db.sideBlocks) * 4.0 * kBlockDim * kBlockDim;
+    const double bytes = bsrStoredBytes(&in->db);
     return in->kind != kInputDecode && bytes <= kBsrMaxBytes ? bytes : 0.0;
 }
 static int itemEntriesFor(long long nnz, bool small) {
@@ -2113,14 +2129,15 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream
 // end snippet
 
 // ---------------------------------------------------------------- the GPU side of an input
-// A device array, zeroed, then the host's bytes where given: every counter and scratch array
-// starts at zero (pull's arrivals, push's barrier, x's padding past the last column).
+// A device array with the host's bytes, or zeroed where there are none: every counter and
+// scratch array starts at zero (pull's arrivals, x's padding past the last column).
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
-    CUDA_CHECK(cudaMemset(d, 0, bytes > 0 ? bytes : 1));
     if (host && bytes > 0)
         CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    else
+        CUDA_CHECK(cudaMemset(d, 0, bytes > 0 ? bytes : 1));
     return d;
 }
 // One array on the device, kept in d's list for freeDbDevice.
@@ -2164,7 +2181,6 @@ static void uploadDb(const Db* f, const PullItems* items, DbDevice* d) {
     view->partials = (float*)keep(d, NULL, (size_t)items->splitPieces * kBlockDim * sizeof(float));
     view->arrivals =
         (unsigned int*)keep(d, NULL, (size_t)max(items->splitRows, 1) * sizeof(unsigned int));
-    view->barrier = (unsigned long long*)keep(d, NULL, sizeof(unsigned long long));
     view->decision = (int*)keep(d, NULL, sizeof(int));
 }
 // A persistent or cooperative grid: as many blocks of the kernel as the GPU holds at once
@@ -2205,6 +2221,10 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
     // grid beside its busy ones (notes.md), and pull, slower too, is the rule's pick only for a
     // dense x, where cuBLAS wins anyway.
     g->grid = residentGrid((const void*)dbSpmspv, kThreads, sms, small);
+    int major = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+    g->overlap = major >= 9;
+    g->sms = sms;
     g->grid = skipFits(f) && f->blockRows < g->grid ? f->blockRows : g->grid;
     // cuSPARSE's CSR, with its preprocess outside every timed window, as day 37.
     size_t bufferBytes = 0;
@@ -2222,17 +2242,18 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
                                            CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
     // cuSPARSE's BSR, 16x16 blocks row-major inside, converted from the CSR on the device.
     CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
-    g->bsrOffsets = (int*)keep(&g->db, NULL, offsetBytes(f->blockRows));
-    if (bsrBytes(in) > 0.0)
+    if (bsrBytes(in) > 0.0) {
+        g->bsrOffsets = (int*)keep(&g->db, NULL, offsetBytes(f->blockRows));
         CUSPARSE_CHECK(cusparseXcsr2bsrNnz(g->sparse, CUSPARSE_DIRECTION_ROW, a->rows, a->cols,
                                            g->bsr, g->csrOffsets, g->csrIndex, kBlockDim, g->bsr,
                                            g->bsrOffsets, &g->bsrBlocks));
-    g->bsrCols = (int*)keep(&g->db, NULL, (size_t)g->bsrBlocks * sizeof(int));
-    g->bsrValues = (float*)keep(&g->db, NULL, g->bsrBlocks * sizeof(float) * kBlockDim * kBlockDim);
-    if (g->bsrBlocks > 0)
+        g->bsrCols = (int*)keep(&g->db, NULL, (size_t)g->bsrBlocks * sizeof(int));
+        g->bsrValues =
+            (float*)keep(&g->db, NULL, g->bsrBlocks * sizeof(float) * kBlockDim * kBlockDim);
         CUSPARSE_CHECK(cusparseScsr2bsr(g->sparse, CUSPARSE_DIRECTION_ROW, a->rows, a->cols, g->bsr,
                                         g->csrValue, g->csrOffsets, g->csrIndex, kBlockDim, g->bsr,
                                         g->bsrValues, g->bsrOffsets, g->bsrCols));
+    }
     if (in->dense)
         g->dense = (float*)keep(&g->db, in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
@@ -2302,8 +2323,18 @@ static void launchCall(const void* ctx) {
         launchCall(&warm);
     } else {
         const int modes[] = {kPullOnly, kPushOnly, kSkipOnly, kAutoRule};  // kDbPull to kDbAuto
-        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y,
-                                                      modes[variant - kDbPull]);
+        const int mode = modes[variant - kDbPull];
+        const bool zeroFirst = mode == kPushOnly || mode == kAutoRule;
+        if (zeroFirst)
+            zeroY<<<g->sms, kZeroThreads, 0, g->stream>>>(g->y, g->db.view.rows);
+        cudaLaunchAttribute overlap = {};
+        overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        overlap.val.programmaticStreamSerializationAllowed = 1;  // used from Hopper on
+        const cudaLaunchConfig_t config = {
+            dim3(g->grid), dim3(kThreads), 0,
+            g->stream,     &overlap,       zeroFirst && g->overlap ? 1u : 0u};
+        CUDA_CHECK(
+            cudaLaunchKernelEx(&config, dbSpmspv, g->db.view, (const float*)g->x, g->y, mode));
     }
     CUDA_CHECK(cudaGetLastError());  // a kernel launch's own error, if any
 }
@@ -3640,7 +3671,7 @@ static void printFormat(const Input* in) {
            in->a.nnz ? 100.0 * f->blockedNnz / in->a.nnz : 0.0, f->sideNnz);
     printf("  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB)\n",
            dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a),
-           (double)blocks * kBlockDim * kBlockDim * 4 / 1e6);
+           bsrStoredBytes(f) / 1e6);
     printf("  bytes read: DB pull %.1f MB, CSR pull %.1f MB; DB push %.0f B an x nonzero\n",
            in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
