@@ -1261,17 +1261,6 @@ __host__ __device__ int ruleSamples(int cols) {
 __host__ __device__ int sampleColumn(int sample, int cols) {
     return cols <= kSampleEntries ? sample : (int)((long long)sample * cols / kSampleEntries);
 }
-// A lane's two samples (lane, lane + 32) of x, loaded together so that their latencies overlap.
-__device__ float2 laneSample(const float* x, int cols, int lane) {
-    const int samples = ruleSamples(cols), second = lane + kWarpSize;
-    return make_float2(lane < samples ? x[sampleColumn(lane, cols)] : 0.0f,
-                       second < samples ? x[sampleColumn(second, cols)] : 0.0f);
-}
-// Push's bytes for the lane's samples that x holds; both loads are issued before x is tested.
-__device__ float laneBytes(float2 xs, const float* sampleBytes, int lane) {
-    const float first = sampleBytes[lane], second = sampleBytes[lane + kWarpSize];
-    return (xs.x != 0.0f ? first : 0.0f) + (xs.y != 0.0f ? second : 0.0f);
-}
 // Push against the pull that would run, in bytes: push's sampled columns, its fixed part and the
 // atomics that queue on its longest row, which grow with x's share; against pull's bytes, or
 // skipping pull's where its mapping fits (skipRows: block rows long enough to keep a block of
@@ -1291,13 +1280,19 @@ __device__ int rulePath(const Rule& rule, float sampledBytes, int nonzero, int s
 __device__ int choosePath(const DbView& view, const float* __restrict__ x) {
     int path = kPullOnly;
     if (threadIdx.x < kWarpSize) {
-        const float2 xs = laneSample(x, view.cols, threadIdx.x);
-        float bytes = laneBytes(xs, view.rule.sampleBytes, threadIdx.x);
+        // A lane's two samples (lane, lane + 32) of x and push's bytes for each: the four loads
+        // are issued together, before x is tested, so that their latencies overlap.
+        const int lane = threadIdx.x, second = lane + kWarpSize, samples = ruleSamples(view.cols);
+        const float2 xs = make_float2(lane < samples ? x[sampleColumn(lane, view.cols)] : 0.0f,
+                                      second < samples ? x[sampleColumn(second, view.cols)] : 0.0f);
+        const float firstBytes = view.rule.sampleBytes[lane];
+        const float secondBytes = view.rule.sampleBytes[second];
+        float bytes = (xs.x != 0.0f ? firstBytes : 0.0f) + (xs.y != 0.0f ? secondBytes : 0.0f);
         for (int o = kWarpSize / 2; o > 0; o /= 2)
             bytes += __shfl_xor_sync(kFullMask, bytes, o);
         const int nonzero = __popc(__ballot_sync(kFullMask, xs.x != 0.0f)) +
                             __popc(__ballot_sync(kFullMask, xs.y != 0.0f));
-        path = rulePath(view.rule, bytes, nonzero, ruleSamples(view.cols), view.skipRows);
+        path = rulePath(view.rule, bytes, nonzero, samples, view.skipRows);
     }
     return __syncthreads_count(threadIdx.x < path);  // the first warp's lanes below path vote
 }
@@ -1884,10 +1879,13 @@ static bool skipFits(const Db* f) {
 static double csrCscBytes(const Csr* a) {
     return 4.0 * (a->rows + 1) + 4.0 * (a->cols + 1) + 16.0 * a->nnz;
 }
-// cuSPARSE's BSR of in: every nonzero block, the side payload's too, at 1 KiB. 0 where it is not
-// run: a decoding layer (cuBLAS's), or past kBsrMaxBytes.
+// cuSPARSE's BSR stores every nonzero block, the side payload's too, at 1 KiB.
+static double bsrStoredBytes(const Db* f) {
+    return (f->blocks + f->sideBlocks) * 4.0 * kBlockDim * kBlockDim;
+}
+// BSR's bytes where it runs; 0 on a decoding layer (cuBLAS's) or past kBsrMaxBytes.
 static double bsrBytes(const Input* in) {
-    const double bytes = (in->db.blocks + in->db.sideBlocks) * 4.0 * kBlockDim * kBlockDim;
+    const double bytes = bsrStoredBytes(&in->db);
     return in->kind != kInputDecode && bytes <= kBsrMaxBytes ? bytes : 0.0;
 }
 static int itemEntriesFor(long long nnz, bool small) {
@@ -2113,14 +2111,15 @@ static float timeMs(void (*launch)(const void* ctx), const void* ctx, cudaStream
 // end snippet
 
 // ---------------------------------------------------------------- the GPU side of an input
-// A device array, zeroed, then the host's bytes where given: every counter and scratch array
-// starts at zero (pull's arrivals, push's barrier, x's padding past the last column).
+// A device array with the host's bytes, or zeroed where there are none: every counter and
+// scratch array starts at zero (pull's arrivals, push's barrier, x's padding past the last column).
 static void* toDevice(const void* host, size_t bytes) {
     void* d = NULL;
     CUDA_CHECK(cudaMalloc(&d, bytes > 0 ? bytes : 1));
-    CUDA_CHECK(cudaMemset(d, 0, bytes > 0 ? bytes : 1));
     if (host && bytes > 0)
         CUDA_CHECK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    else
+        CUDA_CHECK(cudaMemset(d, 0, bytes > 0 ? bytes : 1));
     return d;
 }
 // One array on the device, kept in d's list for freeDbDevice.
@@ -2222,17 +2221,18 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
                                            CUSPARSE_SPMV_ALG_DEFAULT, g->spmvBuffer));
     // cuSPARSE's BSR, 16x16 blocks row-major inside, converted from the CSR on the device.
     CUSPARSE_CHECK(cusparseCreateMatDescr(&g->bsr));
-    g->bsrOffsets = (int*)keep(&g->db, NULL, offsetBytes(f->blockRows));
-    if (bsrBytes(in) > 0.0)
+    if (bsrBytes(in) > 0.0) {
+        g->bsrOffsets = (int*)keep(&g->db, NULL, offsetBytes(f->blockRows));
         CUSPARSE_CHECK(cusparseXcsr2bsrNnz(g->sparse, CUSPARSE_DIRECTION_ROW, a->rows, a->cols,
                                            g->bsr, g->csrOffsets, g->csrIndex, kBlockDim, g->bsr,
                                            g->bsrOffsets, &g->bsrBlocks));
-    g->bsrCols = (int*)keep(&g->db, NULL, (size_t)g->bsrBlocks * sizeof(int));
-    g->bsrValues = (float*)keep(&g->db, NULL, g->bsrBlocks * sizeof(float) * kBlockDim * kBlockDim);
-    if (g->bsrBlocks > 0)
+        g->bsrCols = (int*)keep(&g->db, NULL, (size_t)g->bsrBlocks * sizeof(int));
+        g->bsrValues =
+            (float*)keep(&g->db, NULL, g->bsrBlocks * sizeof(float) * kBlockDim * kBlockDim);
         CUSPARSE_CHECK(cusparseScsr2bsr(g->sparse, CUSPARSE_DIRECTION_ROW, a->rows, a->cols, g->bsr,
                                         g->csrValue, g->csrOffsets, g->csrIndex, kBlockDim, g->bsr,
                                         g->bsrValues, g->bsrOffsets, g->bsrCols));
+    }
     if (in->dense)
         g->dense = (float*)keep(&g->db, in->dense, (size_t)a->rows * a->cols * sizeof(float));
 }
@@ -3640,7 +3640,7 @@ static void printFormat(const Input* in) {
            in->a.nnz ? 100.0 * f->blockedNnz / in->a.nnz : 0.0, f->sideNnz);
     printf("  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB)\n",
            dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a),
-           (double)blocks * kBlockDim * kBlockDim * 4 / 1e6);
+           bsrStoredBytes(f) / 1e6);
     printf("  bytes read: DB pull %.1f MB, CSR pull %.1f MB; DB push %.0f B an x nonzero\n",
            in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
