@@ -43,7 +43,8 @@ help:
 	@echo "                keeps the log as evidence/verify-DATE.txt"
 	@echo "make evidence   GPU: writes dayNN-*/evidence/run-DATE.txt and refreshes each README's expected output;"
 	@echo "                a lesson that trains a model runs its training first (train-DATE.txt; TRAIN=no skips it),"
-	@echo "                a lesson with a // Full: line records that run too (full-DATE.txt); then refills README figures"
+	@echo "                a lesson with a // Full: line records that run too (full-DATE.txt), one whose README"
+	@echo "                quotes its peak GPU memory measures it (gpumem-DATE.txt); then refills README figures"
 	@echo "make figures    refills every figure marked in README prose from the newest transcripts"
 	@echo "make sanitize   GPU: compute-sanitizer memcheck, racecheck, synccheck, initcheck on every lesson's"
 	@echo "                --small run, log in evidence/sanitize-DATE.txt"
@@ -90,6 +91,7 @@ evidence:
 	    sh common/evidence $$d || exit 1; \
 	    full=$$(sh common/lesson-info $$d full); \
 	    if [ -n "$$full" ]; then sh common/evidence --as full $$d $$full || exit 1; fi; \
+	    if grep -q 'fig gpumem:' $$d/README.md; then sh common/gpumem $$d || exit 1; fi; \
 	done
 	@for d in . $(LESSONS); do sh common/figures fill $$d || exit 1; done
 
