@@ -479,6 +479,7 @@ enum Variant {
     kCublasGemv,
     kPlainPull,
     kPlainPush,
+    kBalancedPush,
     kDbPull,
     kDbPush,
     kDbSkip,
@@ -488,8 +489,8 @@ enum Variant {
     kVariantCount
 };
 static const char* const kVariantNames[kVariantCount] = {
-    "cuSPARSE", "cuSPARSE BSR", "cuBLAS",  "CSR pull",     "CSC push",     "DB pull",
-    "DB push",  "DB skip",      "DB auto", "cuBLAS, cold", "DB auto, cold"};
+    "cuSPARSE", "cuSPARSE BSR", "cuBLAS",  "CSR pull", "CSC push",     "balanced CSC push",
+    "DB pull",  "DB push",      "DB skip", "DB auto",  "cuBLAS, cold", "DB auto, cold"};
 // BSR stores every nonzero block at 1 KiB: a graph whose blocks hold one entry each would take
 // 256 times its CSR. Up to 2 GiB, which a 16 GB GPU holds beside the rest of an input.
 static const double kBsrMaxBytes = 2147483648.0;
@@ -804,6 +805,7 @@ typedef struct {
     float *csrValue, *cscValue, *bsrValues, *dense;  // bsrBlocks 0: no BSR
     float *x, *y;  // x padded to whole blocks, y to whole blocks + guard
     DbDevice db;
+    DbView balanced;   // the balanced CSC push's: db's view with no blocks, the CSC as its side
     float* coldDense;  // a decoding layer's copies of both sides' weights (setupCold)
     DbDevice coldDb[kTimedRuns];
     int coldCopies;
@@ -2205,6 +2207,13 @@ static void setupGpu(const Input* in, int sms, bool small, GpuInput* g) {
                         ((size_t)f->blockRows * kBlockDim + kGuardFloats) * sizeof(float));
     uploadDb(f, &in->pull, &g->db);
     setRule(in, small, &g->db);
+    // The balanced CSC push: DB push's dealing code over an all-side build, whose side CSC is the
+    // plain CSC and whose block columns are all empty (it shares db's barrier, on one stream).
+    g->balanced = g->db.view;
+    g->balanced.colBlockOffsets = (const int*)keep(&g->db, NULL, offsetBytes(f->blockCols));
+    g->balanced.sideColOffsets = g->cscOffsets;
+    g->balanced.sideRowCsc = g->cscIndex;
+    g->balanced.sideValCsc = g->cscValue;
     // Where skipping pull fits, a block a block row: it ran slower with the idle blocks of a full
     // grid beside its busy ones (notes.md), and pull, slower too, is the rule's pick only for a
     // dense x, where cuBLAS wins anyway.
@@ -2306,9 +2315,11 @@ static void launchCall(const void* ctx) {
         const Call warm = {variant == kCublasCold ? kCublasGemv : kDbAuto, &onCopy};
         launchCall(&warm);
     } else {
-        const int modes[] = {kPullOnly, kPushOnly, kSkipOnly, kAutoRule};  // kDbPull to kDbAuto
-        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(g->db.view, g->x, g->y,
-                                                      modes[variant - kDbPull]);
+        // kBalancedPush to kDbAuto: the balanced push is DB push on its own view.
+        const int modes[] = {kPushOnly, kPullOnly, kPushOnly, kSkipOnly, kAutoRule};
+        const DbView& view = variant == kBalancedPush ? g->balanced : g->db.view;
+        dbSpmspv<<<g->grid, kThreads, 0, g->stream>>>(view, g->x, g->y,
+                                                      modes[variant - kBalancedPush]);
     }
     CUDA_CHECK(cudaGetLastError());  // a kernel launch's own error, if any
 }
@@ -2385,15 +2396,16 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
             fmin(r->pullCopyMin, in->pullBytesFull / (t[kDbPull] * 1e-3) / 1e9 / copyGBs);
     if (in->a.nnz < kLargeNnz)
         return;
-    const double plain = fmin(t[kPlainPull], t[kPlainPush]);
+    const double plain = fmin(fmin(t[kPlainPull], t[kPlainPush]), t[kBalancedPush]);
     addRatio(plain, autoMs, &r->logPlain[xc->pattern], &r->nPlain[xc->pattern]);
     r->minPlain = fmin(r->minPlain, plain / autoMs);
     const int d = caseIndex % kDensityCount;
     addRatio(t[kCusparseCsr], autoMs, &r->logCu[d], &r->nCu[d]);
 }
 // The columns of a times table (README, Expected output, defines each).
-static const char* const kVariantColumns[kVariantCount] = {
-    "cuSP", "BSR", "cuBLAS", "CSR", "CSC", "pull", "push", "skip", "auto", "cuB-c", "auto-c"};
+static const char* const kVariantColumns[kVariantCount] = {"cuSP", "BSR",  "cuBLAS", "CSR",
+                                                           "CSC",  "bal",  "pull",   "push",
+                                                           "skip", "auto", "cuB-c",  "auto-c"};
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 // handles: the stream and library handles, the only fields set.
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
@@ -2402,7 +2414,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     // By Variant: a decoding layer has cuBLAS, warm and cold, instead of cuSPARSE; skipping pull
     // runs where it fits, and under --small everywhere (every kernel, under the sanitizer).
     const bool enabled[kVariantCount] = {
-        !decode, bsrBytes(in) > 0.0,         decode, true,   true,  true,
+        !decode, bsrBytes(in) > 0.0,         decode, true,   true,  true, true,
         true,    skipFits(&in->db) || small, true,   decode, decode};
     GpuInput g = *handles;
     setupGpu(in, sms, small, &g);
@@ -2414,24 +2426,25 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     for (int variant = 0; variant < kVariantCount; ++variant)
         if (enabled[variant])
             printf(" %6s", kVariantColumns[variant]);
-    printf(" %4s %7s %7s\n", "dir", "x plain", "x lib");
+    printf(" %4s %7s %7s %7s\n", "dir", "x plain", "x text", "x lib");
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
         const XCase* xc = &in->cases[c];
         double t[kVariantCount];
         int decision = 0;
         failures += runCase(in, xc, &g, enabled, small, t, &decision);
-        // x's line: every variant's microseconds, auto's direction, auto against the faster plain
-        // kernel and the library.
+        // x's line: every variant's microseconds, auto's direction, auto against the fastest plain
+        // kernel, against CSR pull and the textbook push alone, and against the library.
         printf("~ %-5s %-9s %-6g", in->name, kPatternNames[xc->pattern], xc->density);
         for (int variant = 0; variant < kVariantCount; ++variant)
             if (enabled[variant])
                 printf(" %6.2f", t[variant] * 1e3);
-        const double plain = fmin(t[kPlainPull], t[kPlainPush]);
+        const double textbook = fmin(t[kPlainPull], t[kPlainPush]);
+        const double plain = fmin(textbook, t[kBalancedPush]);
         const double base = decode ? t[kCublasGemv] : t[kCusparseCsr];
-        printf(" %4s %6.2fx %6.2fx\n", kModeNames[decision],
-               t[kDbAuto] > 0.0 ? plain / t[kDbAuto] : 0.0,
-               t[kDbAuto] > 0.0 ? base / t[kDbAuto] : 0.0);
+        const double over = t[kDbAuto] > 0.0 ? 1.0 / t[kDbAuto] : 0.0;
+        printf(" %4s %6.2fx %6.2fx %6.2fx\n", kModeNames[decision], plain * over, textbook * over,
+               base * over);
         collect(in, xc, c, t, copyGBs, r);
         if (c == 0 && in->a.nnz >= kLargeNnz && !decode)
             printf("~ plot: pull | DB pull | %s | %.1f\n~ plot: pull | CSR pull | %s | %.1f\n",
@@ -3350,13 +3363,13 @@ static int shapeRow(const Shape* s, int i, int* cols) {
 }
 // CSR from (row, column) pairs by two counting sorts, by column and then by row: each row comes
 // out in column order with no comparison sort; repeats and (when dropDiagonal) self-loops are
-// dropped. The pairs are freed inside.
+// dropped. The pairs are freed inside, and a pair array that could not be had (NULL) fails here.
 static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool dropDiagonal,
                        bool values, uint64_t seed, Csr* a) {
     int* colStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "colStart", true);
     int* rowStart = (int*)hostAlloc(((size_t)n + 1) * sizeof(int), "rowStart", true);
     int* rowsByCol = (int*)hostAlloc((size_t)count * sizeof(int), "rowsByCol", false);
-    bool ok = colStart && rowStart && rowsByCol;
+    bool ok = pairRow && pairCol && colStart && rowStart && rowsByCol;
     for (long long e = 0; ok && e < count; ++e) {
         ++colStart[pairCol[e] + 1];
         ++rowStart[pairRow[e] + 1];
@@ -3401,12 +3414,7 @@ static bool pairsToCsr(int n, int* pairRow, int* pairCol, long long count, bool 
 static bool withTranspose(const Csr* a, bool graph, Csr* out) {
     int* rowOf = (int*)hostAlloc((size_t)(2 * a->nnz + 1) * sizeof(int), "rowOf", false);
     int* colOf = (int*)hostAlloc((size_t)(2 * a->nnz + 1) * sizeof(int), "colOf", false);
-    if (!rowOf || !colOf) {
-        free(rowOf);
-        free(colOf);
-        return false;
-    }
-    for (int r = 0; r < a->rows; ++r)
+    for (int r = 0; rowOf && colOf && r < a->rows; ++r)
         for (long long k = a->offsets[r]; k < a->offsets[r + 1]; ++k) {
             rowOf[2 * k] = r;
             colOf[2 * k] = a->index[k];
@@ -3425,15 +3433,10 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     int* perm = (int*)hostAlloc((size_t)n * sizeof(int), "perm", false);
     int* rowOf = (int*)hostAlloc((size_t)edges * 2 * sizeof(int), "rowOf", false);
     int* colOf = (int*)hostAlloc((size_t)edges * 2 * sizeof(int), "colOf", false);
-    if (!perm || !rowOf || !colOf) {
-        free(perm);
-        free(rowOf);
-        free(colOf);
-        return false;
-    }
-    for (int i = 0; i < n; ++i)
+    const bool ok = perm && rowOf && colOf;  // if not, pairsToCsr frees the pairs and fails
+    for (int i = 0; ok && i < n; ++i)
         perm[i] = i;
-    for (int i = n - 1; i > 0; --i) {
+    for (int i = n - 1; ok && i > 0; --i) {
         const int j = (int)(nextRandom(&state) % (uint64_t)(i + 1)), t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
@@ -3443,7 +3446,7 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const unsigned ab = (unsigned)(kKronA * 65536.0);
     const unsigned abc = (unsigned)((kKronA + kKronB) * 65536.0);
     const unsigned all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
-    for (long long e = 0; e < edges; ++e) {
+    for (long long e = 0; ok && e < edges; ++e) {
         int from = 0, to = 0;
         uint64_t bits = 0;
         for (int level = 0; level < scale; ++level) {
@@ -3648,7 +3651,7 @@ static void printFormat(const Input* in) {
            in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
 }
 // A row of the x table: x's nonzeros and its blocks touched of all; push's segments, products and
-// bytes (DB's and plain CSC's); the direction by the rule on the host's exact counts.
+// bytes (DB's and plain CSC's): the counts the GPU tables' times are read against.
 static void printCase(const XCase* xc, const Input* in) {
     char blocks[32];
     snprintf(blocks, sizeof(blocks), "%d of %d", xc->activeBlocks, in->db.blockCols);
