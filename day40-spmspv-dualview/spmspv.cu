@@ -2403,9 +2403,8 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
     addRatio(t[kCusparseCsr], autoMs, &r->logCu[d], &r->nCu[d]);
 }
 // The columns of a times table (README, Expected output, defines each).
-static const char* const kVariantColumns[kVariantCount] = {"cuSP", "BSR",  "cuBLAS", "CSR",
-                                                           "CSC",  "bal",  "pull",   "push",
-                                                           "skip", "auto", "cuB-c",  "auto-c"};
+static const char* const kVariantColumns[kVariantCount] = {
+    "cuSP", "BSR", "BLAS", "CSR", "CSC", "bal", "pull", "push", "skip", "auto", "BLAS-c", "auto-c"};
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 // handles: the stream and library handles, the only fields set.
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
@@ -3431,12 +3430,13 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const long long edges = (long long)kKronEdgeFactor << scale;
     uint64_t state = seed;
     int* perm = (int*)hostAlloc((size_t)n * sizeof(int), "perm", false);
+    if (!perm)
+        return false;
     int* rowOf = (int*)hostAlloc((size_t)edges * 2 * sizeof(int), "rowOf", false);
     int* colOf = (int*)hostAlloc((size_t)edges * 2 * sizeof(int), "colOf", false);
-    const bool ok = perm && rowOf && colOf;  // if not, pairsToCsr frees the pairs and fails
-    for (int i = 0; ok && i < n; ++i)
+    for (int i = 0; i < n; ++i)
         perm[i] = i;
-    for (int i = n - 1; ok && i > 0; --i) {
+    for (int i = n - 1; i > 0; --i) {
         const int j = (int)(nextRandom(&state) % (uint64_t)(i + 1)), t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;
@@ -3446,7 +3446,7 @@ static bool makeKron(int scale, uint64_t seed, bool values, Csr* a) {
     const unsigned ab = (unsigned)(kKronA * 65536.0);
     const unsigned abc = (unsigned)((kKronA + kKronB) * 65536.0);
     const unsigned all = (unsigned)((kKronA + kKronB + kKronC) * 65536.0);
-    for (long long e = 0; ok && e < edges; ++e) {
+    for (long long e = 0; rowOf && colOf && e < edges; ++e) {  // else pairsToCsr fails
         int from = 0, to = 0;
         uint64_t bits = 0;
         for (int level = 0; level < scale; ++level) {
@@ -3956,7 +3956,7 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
         o->small ? kSmallTimedRuns : kTimedRuns);
     if (o->fileCount == 0)  // the generated inputs, which end with the decoding shapes
         printf(
-            "  decoding's cold columns (cuB-c, auto-c): each call on its own of %d copies of the "
+            "  decoding's cold columns (BLAS-c, auto-c): each call on its own of %d copies of the "
             "weights, together many times the L2\n",
             o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
