@@ -488,9 +488,9 @@ enum Variant {
     kDbAutoCold,
     kVariantCount
 };
+// Their columns in the times tables, and their names in a failed check (README, the columns).
 static const char* const kVariantNames[kVariantCount] = {
-    "cuSPARSE", "cuSPARSE BSR", "cuBLAS",  "CSR pull", "CSC push",     "balanced CSC push",
-    "DB pull",  "DB push",      "DB skip", "DB auto",  "cuBLAS, cold", "DB auto, cold"};
+    "cuSP", "BSR", "BLAS", "CSR", "CSC", "bal", "pull", "push", "skip", "auto", "BLAS-c", "auto-c"};
 // BSR stores every nonzero block at 1 KiB: a graph whose blocks hold one entry each would take
 // 256 times its CSR. Up to 2 GiB, which a 16 GB GPU holds beside the rest of an input.
 static const double kBsrMaxBytes = 2147483648.0;
@@ -685,8 +685,7 @@ typedef struct {
     double density;
     float* x;                    // cols, zeros included (the device's x)
     int nonzeros, activeBlocks;  // x entries and x blocks that are not zero
-    // Products of push; (block, column) segments; side pieces.
-    long long products, segments, sidePieces;
+    long long products, tasks;   // push's: products; tasks (block runs or shares, side pieces)
     double pushBytes, plainPullBytes, plainPushBytes;  // the sector model
     double *refY, *absSum;                             // rows each, in double
     int* rowProducts;                                  // rows: products per row, for the tolerance
@@ -710,9 +709,7 @@ typedef struct {
     float* dense;  // decoding only: W row-major with the zeros in place
     XCase cases[kCases];
     int caseCount;
-    // The sector model's bytes: DB push's per nonzero x entry (the mean over the columns), and DB
-    // pull's in all (payload, views, x, y).
-    double pushBytesPerX, pullBytesFull;
+    double pullBytesFull;  // the sector model's bytes of DB pull (payload, views, x, y)
     Rule rule;
     float sampleBytes[kSampleEntries];
 } Input;
@@ -751,6 +748,7 @@ typedef struct {
     int scan[kThreads], warpTotals[kWarpSize], col[kThreads];
     int blockBegin[kThreads], blocks[kThreads], sideBegin[kThreads], sideEnd[kThreads];
     float xv[kThreads];
+    bool whole[kThreads];  // the column's x block is all nonzero: its first column pushes it whole
 } PushShared;
 // DB push's batch: its nonzero x listed in column order, and the tasks of 256 of them.
 typedef struct {
@@ -995,16 +993,11 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     __syncwarp();  // the last piece in adds every piece's sums, in piece order
     const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
     float total = 0.0f;
-    for (int p = 0; p < it.pieces; p += kMergeUnroll) {
-        float part[kMergeUnroll];  // loaded together: their latencies overlap
-#pragma unroll
+    for (int p = 0; p < it.pieces; p += kMergeUnroll)
+#pragma unroll  // the loads do not wait for the adds: their latencies overlap
         for (int u = 0; u < kMergeUnroll; ++u)
-            part[u] =
+            total +=
                 p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
-#pragma unroll
-        for (int u = 0; u < kMergeUnroll; ++u)
-            total += part[u];
-    }
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
@@ -1023,17 +1016,21 @@ __host__ __device__ int2 runOfColumn(int start, uint4 table, int c) {
     return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)),
                      start + tableByte(table, c) + (c == kBlockDim - 1));
 }
-// The same for the block at block-column position k, which one 32-byte view record names (block
-// row, start, the column table).
-__device__ int2 columnRun(const DbView& view, int k, int c, int* blockRow) {
-    const uint4 head = view.pushView[2 * k];
-    *blockRow = (int)head.x;
-    return runOfColumn((int)head.y, view.pushView[2 * k + 1], c);
-}
-// Push task 1: a column's run in one block, its loads issued four at a time before the atomics.
-__device__ void pushSegment(const DbView& view, int k, int c, float xj, float* y) {
-    int blockRow;
-    const int2 run = columnRun(view, k, c, &blockRow);
+// Push task 1: entries of block k, their loads issued four at a time before the atomics: column
+// part's run (the 32-byte record locates it), or, where x's block is all nonzero (whole), share
+// part of 16 equal shares of the block's entries. Column-major storage makes the block one run, so
+// the shares of one block sit side by side and the lanes of a warp read them together, where 16
+// runs of unequal columns are read each through its own column table. As many tasks either way,
+// and a share is no longer than a column run can be (16). xs: the listed x values in shared
+// memory, from the task's column on (whole: the block's 16).
+__device__ void pushBlockTask(const DbView& view, int k, int part, bool whole, const float* xs,
+                              float* y) {
+    const uint4 head = view.pushView[2 * k], table = view.pushView[2 * k + 1];
+    const int count = tableByte(table, kBlockDim - 1) + 1;
+    const int2 run = whole ? make_int2((int)head.y + part * count / kBlockDim,
+                                       (int)head.y + (part + 1) * count / kBlockDim)
+                           : runOfColumn((int)head.y, table, part);
+    const float xc = xs[0];
     for (int e = run.x; e < run.y; e += 4) {
         unsigned char index[4];
         float value[4];
@@ -1045,7 +1042,8 @@ __device__ void pushSegment(const DbView& view, int k, int c, float xj, float* y
 #pragma unroll
         for (int u = 0; u < 4; ++u)
             if (e + u < run.y)
-                atomicAdd(&y[blockRow * kBlockDim + (index[u] >> 4)], value[u] * xj);
+                atomicAdd(&y[head.x * kBlockDim + (index[u] >> 4)],
+                          value[u] * (whole ? xs[index[u] & 15] : xc));
     }
 }
 // Push task 2: kSidePiece side entries of a column, their rows and values read together.
@@ -1053,11 +1051,10 @@ __device__ void pushSide(const DbView& view, int begin, int end, float xj, float
     int row[kSidePiece];
     float value[kSidePiece];
 #pragma unroll
-    for (int u = 0; u < kSidePiece; ++u)
+    for (int u = 0; u < kSidePiece; ++u) {
         row[u] = begin + u < end ? view.sideRowCsc[begin + u] : 0;
-#pragma unroll
-    for (int u = 0; u < kSidePiece; ++u)
         value[u] = begin + u < end ? view.sideValCsc[begin + u] : 0.0f;
+    }
 #pragma unroll
     for (int u = 0; u < kSidePiece; ++u)
         if (begin + u < end)
@@ -1066,7 +1063,7 @@ __device__ void pushSide(const DbView& view, int begin, int end, float xj, float
 // The first half of a push over a chunk of columns, one a thread (has: this thread has one): each
 // column's tasks, one per block of its block column and one per kSidePiece of its side column,
 // scanned across the block into shared memory. Returns the block's total.
-__device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShared& s) {
+__device__ int scanTasks(const DbView& view, bool has, int j, float xv, bool whole, PushShared& s) {
     int blockBegin = 0, blocks = 0, sideBegin = 0, sideEnd = 0;
     if (has) {
         blockBegin = view.colBlockOffsets[j / kBlockDim];
@@ -1074,10 +1071,13 @@ __device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShar
         sideBegin = view.sideColOffsets[j];
         sideEnd = view.sideColOffsets[j + 1];
     }
+    if (whole)  // the x block's first column takes its blocks' shares, the others none
+        blocks = j % kBlockDim == 0 ? blocks * kBlockDim : 0;
     const int total = blockExclusiveScan(
         blocks + (sideEnd - sideBegin + kSidePiece - 1) / kSidePiece, s.scan, s.warpTotals);
     s.col[threadIdx.x] = j;
     s.xv[threadIdx.x] = xv;
+    s.whole[threadIdx.x] = whole;
     s.blockBegin[threadIdx.x] = blockBegin;
     s.blocks[threadIdx.x] = blocks;
     s.sideBegin[threadIdx.x] = sideBegin;
@@ -1089,13 +1089,11 @@ __device__ int scanTasks(const DbView& view, bool has, int j, float xv, PushShar
 // the scan, as day 38 deals edges), so a hub column is walked by the whole block, not one thread.
 __device__ int taskOwner(const int* scan, int q) {
     int low = 0, high = kThreads - 1;
-    while (low < high) {
-        const int mid = (low + high + 1) / 2;
+    for (int mid = (low + high + 1) / 2; low < high; mid = (low + high + 1) / 2)
         if (scan[mid] <= q)
             low = mid;
         else
             high = mid - 1;
-    }
     return low;
 }
 // x entries (or frontier vertices) a block takes at a time: at most 256, and the same in each of
@@ -1157,14 +1155,21 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
         if (c0 != first)
             listed = listNonzeros(view, x, c0, chunk, s);
         for (int base = 0; base < listed; base += kThreads) {
-            const int k = base + threadIdx.x;
-            const int total =
-                scanTasks(view, k < listed, s.col[k], s.x[k], s.tasks);  // past the list: unused
+            // A listed column's x block is all nonzero when the list holds its 16 columns side by
+            // side (sorted, no repeats: the first and the 16th say so). The first pushes it whole,
+            // in whichever round of 256 it falls, reading their x from the list.
+            const int k = base + threadIdx.x, head = k - s.col[k] % kBlockDim;  // k < listed: used
+            const bool inWhole = k < listed && head >= 0 && head + kBlockDim <= listed &&
+                                 s.col[head] == s.col[k] - s.col[k] % kBlockDim &&
+                                 s.col[head + kBlockDim - 1] == s.col[head] + kBlockDim - 1;
+            const int total = scanTasks(view, k < listed, s.col[k], s.x[k], inWhole, s.tasks);
             for (int q = threadIdx.x; q < total; q += kThreads) {
                 const PushShared& t = s.tasks;
                 const int o = taskOwner(t.scan, q), local = q - t.scan[o];
+                const bool whole = t.whole[o];  // then task local is block local / 16's share
                 if (local < t.blocks[o])
-                    pushSegment(view, t.blockBegin[o] + local, t.col[o] % kBlockDim, t.xv[o], y);
+                    pushBlockTask(view, t.blockBegin[o] + (whole ? local / kBlockDim : local),
+                                  (whole ? local : t.col[o]) % kBlockDim, whole, s.x + base + o, y);
                 else
                     pushSide(view, t.sideBegin[o] + (local - t.blocks[o]) * kSidePiece,
                              t.sideEnd[o], t.xv[o], y);
@@ -1362,10 +1367,11 @@ __device__ void bfsPushTask(const DbBfs& b, const PushShared& s, int q, int leve
     const DbView& view = b.view;
     const int o = taskOwner(s.scan, q), local = q - s.scan[o];
     if (local < s.blocks[o]) {
-        int blockRow;
-        const int2 run = columnRun(view, s.blockBegin[o] + local, s.col[o] % kBlockDim, &blockRow);
+        const int k = s.blockBegin[o] + local;  // its record: {block row, start}, column table
+        const uint4 head = view.pushView[2 * k];
+        const int2 run = runOfColumn((int)head.y, view.pushView[2 * k + 1], s.col[o] % kBlockDim);
         for (int e = run.x; e < run.y; ++e)
-            dbClaim(b, blockRow * kBlockDim + (view.entryIndex[e] >> 4), level, outbox, edges);
+            dbClaim(b, head.x * kBlockDim + (view.entryIndex[e] >> 4), level, outbox, edges);
         return;
     }
     const int begin = s.sideBegin[o] + (local - s.blocks[o]) * kSidePiece,
@@ -1396,7 +1402,7 @@ __device__ void bfsPushLevel(const DbBfs& b, int level, const int* queue, int si
     for (long long c0 = walk ? 0 : blockIdx.x * (long long)chunk; c0 < size; c0 += stride) {
         const long long i = c0 + threadIdx.x;
         const bool mine = i < size && threadIdx.x < chunk;
-        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, s);
+        const int total = scanTasks(b.view, mine, mine ? __ldcg(&queue[i]) : 0, 0.0f, false, s);
         const int slab = before / kThreads,
                   mySlab = slab + (blockIdx.x + gridDim.x - slab % gridDim.x) % gridDim.x;
         const int first = walk ? mySlab * kThreads - before : 0;
@@ -1940,12 +1946,14 @@ static long long sectors(long long begin, long long end) {
 }
 // What DB push reads for x_j != 0, in sector bytes: the two column offsets, per block of its block
 // column the view record (one sector) and the column's run of indices and values, the side column's
-// rows and values.
-static double pushBytesOfColumn(const Db* f, int j) {
+// rows and values. whole: x_j's block is all nonzero, and its first column reads each block whole.
+static double pushBytesOfColumn(const Db* f, int j, bool whole) {
     const int J = j / kBlockDim, c = j % kBlockDim;
     long long s = 2;
-    for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1]; ++k) {
-        const int2 run = runOfColumn((int)f->pushView[2 * k].y, f->pushView[2 * k + 1], c);
+    for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1] && (!whole || c == 0); ++k) {
+        const int start = (int)f->pushView[2 * k].y;
+        const int2 run = whole ? make_int2(start, start + tableByte(f->pushView[2 * k + 1], 15) + 1)
+                               : runOfColumn(start, f->pushView[2 * k + 1], c);
         s += 1 + sectors(run.x, run.y) + sectors(4LL * run.x, 4LL * run.y);
     }
     s += 2 * sectors(4LL * f->sideColOffsets[j], 4LL * f->sideColOffsets[j + 1]);
@@ -1958,7 +1966,8 @@ static void countRule(Input* in) {
     const Db* f = &in->db;
     const int samples = ruleSamples(f->cols);
     for (int s = 0; s < kSampleEntries; ++s) {
-        const double bytes = s < samples ? pushBytesOfColumn(f, sampleColumn(s, f->cols)) : 0.0;
+        const double bytes =
+            s < samples ? pushBytesOfColumn(f, sampleColumn(s, f->cols), false) : 0.0;
         in->sampleBytes[s] = (float)(kPushByteCost * bytes * f->cols / samples);
     }
     in->rule.pushFixed = (float)(kPushByteCost * 4.0 * (f->rows + f->cols) + kPushFixedBytes);
@@ -1973,27 +1982,30 @@ static void countRule(Input* in) {
         (float)(kSkipByteCost * (88.0 * f->blocks + 8.0 * f->sideNnz + 68.0 * f->blockRows));
     in->rule.skipShare = (float)(kSkipByteCost * 5.0 * f->blockedNnz);
 }
-// The work each path must do for this x, counted on the host: x blocks touched, push segments and
+// The work each path must do for this x, counted on the host: x blocks touched, push tasks and
 // products, the sector bytes of DB push and plain push. The counts start from makeX's zeros.
 static void countWork(const Input* in, XCase* xc) {
     const Db* f = &in->db;
     const Csr* at = &in->at;
     xc->pushBytes = xc->plainPushBytes = 4.0 * (in->a.cols + in->a.rows);
     for (int J = 0; J < f->blockCols; ++J) {
-        bool active = false;
+        int nonzero = 0;
+        for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j)
+            nonzero += xc->x[j] != 0.0f;
+        const bool whole = nonzero == kBlockDim;  // as the kernel finds it, save at a batch's edge
+        const int blocks = f->colBlockOffsets[J + 1] - f->colBlockOffsets[J];
         for (int j = J * kBlockDim; j < (J + 1) * kBlockDim && j < in->a.cols; ++j) {
             if (xc->x[j] == 0.0f)
                 continue;
-            active = true;
             xc->products += at->offsets[j + 1] - at->offsets[j];
-            xc->segments += f->colBlockOffsets[J + 1] - f->colBlockOffsets[J];
             const int side = f->sideColOffsets[j + 1] - f->sideColOffsets[j];
-            xc->sidePieces += (side + kSidePiece - 1) / kSidePiece;
-            xc->pushBytes += pushBytesOfColumn(f, j);
+            // A whole block's 16 shares, as many tasks as its 16 column runs.
+            xc->tasks += blocks + (side + kSidePiece - 1) / kSidePiece;
+            xc->pushBytes += pushBytesOfColumn(f, j, whole);
             const long long plainSectors = sectors(4LL * at->offsets[j], 4LL * at->offsets[j + 1]);
             xc->plainPushBytes += (2.0 + 2.0 * plainSectors) * kSectorBytes;
         }
-        xc->activeBlocks += active;
+        xc->activeBlocks += nonzero > 0;
     }
     xc->plainPullBytes =
         4.0 * (in->a.rows + 1) + 8.0 * in->a.nnz + 4.0 * in->a.cols + 4.0 * in->a.rows;
@@ -2402,9 +2414,6 @@ static void collect(const Input* in, const XCase* xc, int caseIndex, const doubl
     const int d = caseIndex % kDensityCount;
     addRatio(t[kCusparseCsr], autoMs, &r->logCu[d], &r->nCu[d]);
 }
-// The columns of a times table (README, Expected output, defines each).
-static const char* const kVariantColumns[kVariantCount] = {
-    "cuSP", "BSR", "BLAS", "CSR", "CSC", "bal", "pull", "push", "skip", "auto", "BLAS-c", "auto-c"};
 // One input: its GPU copy, every x checked and timed, one line per x (times in microseconds).
 // handles: the stream and library handles, the only fields set.
 static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
@@ -2424,7 +2433,7 @@ static int runInputGpu(const Input* in, int sms, bool small, double copyGBs,
     printf("\n  %-*s %-9s %-6s", width, "input", "x", "d");
     for (int variant = 0; variant < kVariantCount; ++variant)
         if (enabled[variant])
-            printf(" %6s", kVariantColumns[variant]);
+            printf(" %6s", kVariantNames[variant]);
     printf(" %4s %7s %7s %7s\n", "dir", "x plain", "x text", "x lib");
     int failures = 0;
     for (int c = 0; c < in->caseCount; ++c) {
@@ -3647,16 +3656,14 @@ static void printFormat(const Input* in) {
     printf("  memory: DB %.1f MB, CSR + CSC %.1f MB: %.3f of the two (BSR %.1f MB)\n",
            dbBytes(f) / 1e6, csrCscBytes(&in->a) / 1e6, dbBytes(f) / csrCscBytes(&in->a),
            bsrStoredBytes(f) / 1e6);
-    printf("  bytes read: DB pull %.1f MB, CSR pull %.1f MB; DB push %.0f B an x nonzero\n",
-           in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6, in->pushBytesPerX);
+    printf("  bytes read: DB pull %.1f MB, CSR pull %.1f MB (push's: --full)\n",
+           in->pullBytesFull / 1e6, in->cases[0].plainPullBytes / 1e6);
 }
-// A row of the x table: x's nonzeros and its blocks touched of all; push's segments, products and
+// A row of the x table: x's nonzeros and its blocks touched of all; push's tasks, products and
 // bytes (DB's and plain CSC's): the counts the GPU tables' times are read against.
 static void printCase(const XCase* xc, const Input* in) {
-    char blocks[32];
-    snprintf(blocks, sizeof(blocks), "%d of %d", xc->activeBlocks, in->db.blockCols);
-    printf("  %-9s %-6g %8d %15s %9lld %9lld %8.2f %8.2f\n", kPatternNames[xc->pattern],
-           xc->density, xc->nonzeros, blocks, xc->segments + xc->sidePieces, xc->products,
+    printf("  %-9s %-6g %8d %7d of %-7d %9lld %9lld %8.2f %8.2f\n", kPatternNames[xc->pattern],
+           xc->density, xc->nonzeros, xc->activeBlocks, in->db.blockCols, xc->tasks, xc->products,
            xc->pushBytes / 1e6, xc->plainPushBytes / 1e6);
 }
 
@@ -3762,21 +3769,17 @@ static bool prepareInput(Input* in, bool small) {
     in->pullBytesFull = 5.0 * f->blockedNnz + 4.0 * (f->blockRows + 1) + 8.0 * f->blocks + 4.0 +
                         4.0 * (f->rows + 1) + 8.0 * f->sideNnz +
                         (double)sizeof(PullItem) * in->pull.count + 4.0 * f->cols + 4.0 * f->rows;
-    double push = 0.0;
-    for (int j = 0; ok && j < f->cols; ++j)
-        push += pushBytesOfColumn(f, j);
-    in->pushBytesPerX = push / f->cols;
     if (ok)
         countRule(in);
-    // A decoding layer: one x; --small: d = 0.1 random, 0.001 clustered; else every density and
-    // pattern.
+    // A decoding layer: one x; --small: d = 0.001 random, 0.1 clustered (whole x blocks: push's
+    // whole-block tasks under the sanitizer); else every density and pattern.
     const bool decode = in->kind == kInputDecode;
     const int cases = decode ? 1 : small ? 2 : kCases;
     for (int c = 0; ok && c < cases; ++c, ++in->caseCount) {
         XCase* xc = &in->cases[c];
         const int pattern = decode ? kRandom : small ? c : c / kDensityCount;
         const double density =
-            decode ? kDecodeKeepX : kDensities[small ? 2 * c : c % kDensityCount];
+            decode ? kDecodeKeepX : kDensities[small ? 2 - 2 * c : c % kDensityCount];
         ok = makeX(in, pattern, density, xc) && cpuReference(in, xc);
         if (ok)
             countWork(in, xc);
@@ -3809,8 +3812,8 @@ static bool prepareInputs(const Options* o, Input* inputs, int count) {
         printFormat(in);
         if (!o->full)
             continue;
-        printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s\n", "x", "d", "nonzeros", "x blocks",
-               "segments", "products", "push MB", "plain MB");
+        printf("  %-9s %-6s %8s %15s %9s %9s %8s %8s\n", "x", "d", "nonzeros", "x blocks", "tasks",
+               "products", "push MB", "plain MB");
         for (int c = 0; c < in->caseCount; ++c)
             printCase(&in->cases[c], in);
     }
