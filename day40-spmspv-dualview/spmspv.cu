@@ -1016,6 +1016,7 @@ __host__ __device__ int2 runOfColumn(int start, uint4 table, int c) {
     return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)),
                      start + tableByte(table, c) + (c == kBlockDim - 1));
 }
+// snippet: push-task
 // Push task 1: entries of block k, their loads issued four at a time before the atomics: column
 // part's run (the 32-byte record locates it), or, where x's block is all nonzero (whole), share
 // part of 16 equal shares of the block's entries. Column-major storage makes the block one run, so
@@ -1046,6 +1047,7 @@ __device__ void pushBlockTask(const DbView& view, int k, int part, bool whole, c
                           value[u] * (whole ? xs[index[u] & 15] : xc));
     }
 }
+// end snippet
 // Push task 2: kSidePiece side entries of a column, their rows and values read together.
 __device__ void pushSide(const DbView& view, int begin, int end, float xj, float* y) {
     int row[kSidePiece];
@@ -1157,8 +1159,9 @@ __device__ void pushAll(const DbView& view, const float* __restrict__ x, float* 
         for (int base = 0; base < listed; base += kThreads) {
             // A listed column's x block is all nonzero when the list holds its 16 columns side by
             // side (sorted, no repeats: the first and the 16th say so). The first pushes it whole,
-            // in whichever round of 256 it falls, reading their x from the list.
-            const int k = base + threadIdx.x, head = k - s.col[k] % kBlockDim;  // k < listed: used
+            // in whichever round of 256 it falls, reading their x from the list. Past the list (k
+            // >= listed) head is not used.
+            const int k = base + threadIdx.x, head = k - s.col[k] % kBlockDim;
             const bool inWhole = k < listed && head >= 0 && head + kBlockDim <= listed &&
                                  s.col[head] == s.col[k] - s.col[k] % kBlockDim &&
                                  s.col[head + kBlockDim - 1] == s.col[head] + kBlockDim - 1;
