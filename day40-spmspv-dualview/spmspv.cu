@@ -1016,6 +1016,12 @@ __host__ __device__ int2 runOfColumn(int start, uint4 table, int c) {
     return make_int2(start + (c == 0 ? 0 : tableByte(table, c - 1)),
                      start + tableByte(table, c) + (c == kBlockDim - 1));
 }
+// Shares [from, to) of a block's entries cut into 16 equal shares, one run (column-major storage
+// keeps a block's entries together); all 16 are the block. Its table's last byte is its nnz - 1.
+__host__ __device__ int2 runOfShares(int start, uint4 table, int from, int to) {
+    const int count = tableByte(table, kBlockDim - 1) + 1;
+    return make_int2(start + from * count / kBlockDim, start + to * count / kBlockDim);
+}
 // snippet: push-task
 // Push task 1: entries of block k, their loads issued four at a time before the atomics: column
 // part's run (the 32-byte record locates it), or, where x's block is all nonzero (whole), share
@@ -1027,9 +1033,7 @@ __host__ __device__ int2 runOfColumn(int start, uint4 table, int c) {
 __device__ void pushBlockTask(const DbView& view, int k, int part, bool whole, const float* xs,
                               float* y) {
     const uint4 head = view.pushView[2 * k], table = view.pushView[2 * k + 1];
-    const int count = tableByte(table, kBlockDim - 1) + 1;
-    const int2 run = whole ? make_int2((int)head.y + part * count / kBlockDim,
-                                       (int)head.y + (part + 1) * count / kBlockDim)
+    const int2 run = whole ? runOfShares((int)head.y, table, part, part + 1)
                            : runOfColumn((int)head.y, table, part);
     const float xc = xs[0];
     for (int e = run.x; e < run.y; e += 4) {
@@ -1955,7 +1959,7 @@ static double pushBytesOfColumn(const Db* f, int j, bool whole) {
     long long s = 2;
     for (int k = f->colBlockOffsets[J]; k < f->colBlockOffsets[J + 1] && (!whole || c == 0); ++k) {
         const int start = (int)f->pushView[2 * k].y;
-        const int2 run = whole ? make_int2(start, start + tableByte(f->pushView[2 * k + 1], 15) + 1)
+        const int2 run = whole ? runOfShares(start, f->pushView[2 * k + 1], 0, kBlockDim)
                                : runOfColumn(start, f->pushView[2 * k + 1], c);
         s += 1 + sectors(run.x, run.y) + sectors(4LL * run.x, 4LL * run.y);
     }
