@@ -396,17 +396,16 @@ static const int kBlockDim = 16;
 static const int kSideMaxNnz = 3, kBlockViewBytes = 40, kSideEntryBytes = 16;
 // Pull work: a block row's entries (blocked, then side) cut into items of at most this many, one
 // warp each; a longer block row (a Kronecker hub's) is split, its pieces meeting through partial
-// sums. Items of 256 to 4096 entries, about 16384 of them: two items for each warp an H200 holds
-// at once; an item is a chain of dependent loads, so a small matrix's stay short (128 ran no
-// faster than 256, notes.md).
+// sums. Items of 256 to 4096 entries, about 16384 of them: two for each warp an H200 holds at
+// once. An item is a chain of dependent loads, and a call lasts at least its longest: where the
+// pull kernel's warps on an H200 (132 SMs, 5 blocks of 8) would take every item in one round even
+// so, a split row's pieces are cut to 64 entries (a shorter piece is mostly its head). --small's
+// items are 64 entries, so that split block rows appear in every matrix.
 static const int kItemEntriesMin = 256, kItemEntriesMax = 4096, kItemsWanted = 16384;
-static const int kItemEntriesSmall = 64;  // --small: split block rows appear in every matrix
+static const int kPullWarpsHeld = 132 * 5 * 8, kPieceEntriesMin = 64, kItemEntriesSmall = 64;
 // Chunks of 32 entries a pull warp has in flight; more cost registers and a resident block an SM
 // (notes.md).
 static const int kPullUnroll = 4;
-// The last piece of a split block row adds every piece's 16 sums: this many pieces' loads at once
-// (a hub's block row has many pieces).
-static const int kMergeUnroll = 4;
 // DB-BFS pull: chunks of 32 indices in flight; found rows skip theirs from the next round (16 ran
 // slower, notes.md).
 static const int kBfsPullUnroll = 8;
@@ -724,17 +723,14 @@ typedef struct {
 // Everything a DB kernel reads, device pointers passed by value.
 typedef struct {
     int rows, cols, blockRows, blockCols, itemCount;
-    const int *rowBlockOffsets, *blockCol, *blockStart;
+    const int *rowBlockOffsets, *blockCol, *blockStart, *colBlockOffsets;
     const unsigned char* entryIndex;
     const float* entryValue;
-    const int* colBlockOffsets;
-    // 2 per block in block-column order: {block row, entry start}, column table.
-    const uint4* pushView;
-    const uint4* rowTable;  // blocks, in block-row order: the column table again, for skipping pull
-    const int *sideRowOffsets, *sideCol;
-    const float* sideVal;
-    const int *sideColOffsets, *sideRowCsc;
-    const float* sideValCsc;
+    // pushView: 2 per block in block-column order: {block row, entry start}, column table.
+    // rowTable: per block, in block-row order: the column table again, for skipping pull.
+    const uint4 *pushView, *rowTable;
+    const int *sideRowOffsets, *sideCol, *sideColOffsets, *sideRowCsc;
+    const float *sideVal, *sideValCsc;
     const PullItem* items;
     float* partials;              // 16 per piece of a split block row
     unsigned int* arrivals;       // pieces finished, per split block row
@@ -910,7 +906,10 @@ __device__ int ownerLane(int myStart, int e, int width) {
 // row does not walk there a window a round trip. Then the side entries of the
 // block row's 16 rows, the same way with row starts. Each lane adds its products into its own 16
 // row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
-// lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end.
+// lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end. A piece of
+// a split block row leaves its sums in partials; the last piece in adds them all, eight pieces a
+// step: lane l reads rows 4 (l % 4) to 4 (l % 4) + 3 of pieces l / 4, l / 4 + 8, ... as a float4,
+// the eight lanes of each four rows add theirs, and lane r takes row r from them.
 __device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
                          float* __restrict__ y, float* sums) {
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
@@ -990,14 +989,22 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
     const unsigned int before = lane == 0 ? arrived.fetch_add(1u, cuda::memory_order_acq_rel) : 0u;
     if (__shfl_sync(kFullMask, before, 0) != (unsigned)it.pieces - 1)
         return;
-    __syncwarp();  // the last piece in adds every piece's sums, in piece order
-    const float* piece = view.partials + (size_t)it.partialBase * kBlockDim + lane;
+    __syncwarp();  // the last piece in adds every piece's sums (above)
+    const float4* quarters = (const float4*)(view.partials + (size_t)it.partialBase * kBlockDim);
+    float4 part = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int k = lane; k < it.pieces * 4; k += kWarpSize) {
+        const float4 q = __ldcg(quarters + k);
+        part = make_float4(part.x + q.x, part.y + q.y, part.z + q.z, part.w + q.w);
+    }
     float total = 0.0f;
-    for (int p = 0; p < it.pieces; p += kMergeUnroll)
-#pragma unroll  // the loads do not wait for the adds: their latencies overlap
-        for (int u = 0; u < kMergeUnroll; ++u)
-            total +=
-                p + u < it.pieces && lane < rowsHere ? __ldcg(piece + (p + u) * kBlockDim) : 0.0f;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        float v = i == 0 ? part.x : i == 1 ? part.y : i == 2 ? part.z : part.w;
+        for (int d = 4; d < kWarpSize; d *= 2)
+            v += __shfl_xor_sync(kFullMask, v, d);
+        v = __shfl_sync(kFullMask, v, (lane / 4) % 4);
+        total = lane % 4 == i ? v : total;
+    }
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
@@ -1912,12 +1919,17 @@ static int itemEntriesFor(long long nnz, bool small) {
     const long long e = nnz / kItemsWanted;
     return small ? kItemEntriesSmall : (int)fmax(kItemEntriesMin, fmin((double)e, kItemEntriesMax));
 }
-// Pull items: each block row's stream cut into pieces of at most itemEntries entries. A block row
-// of t entries gives at most 1 + t / itemEntries items, which bounds the list. blockedOnly:
-// DB-BFS's bottom-up levels walk only the blocked part of a block row by warp (the side part goes
-// vertex by vertex), so only block rows with blocked entries, and only those entries.
+// Pull items: a block row's stream whole while it holds at most itemEntries entries, else cut into
+// pieces: of 64 entries where the pull kernel's warps would take even the most items that gives in
+// one round, else as long as an item. A block row of t entries gives at most 1 + t / pieceEntries
+// items, which bounds the list. blockedOnly: DB-BFS's bottom-up levels walk only the blocked part
+// of a block row by warp (the side part goes vertex by vertex), so only block rows with blocked
+// entries, and only those entries, in whole items (a warp whose rows all find a parent stops).
 static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems* out) {
-    const long long most = f->blockRows + (f->blockedNnz + f->sideNnz) / itemEntries;
+    const long long entries = f->blockedNnz + f->sideNnz;
+    const bool cut = !blockedOnly && f->blockRows + entries / kPieceEntriesMin <= kPullWarpsHeld;
+    const int pieceEntries = cut ? kPieceEntriesMin : itemEntries;
+    const long long most = f->blockRows + entries / pieceEntries;
     memset(out, 0, sizeof(*out));
     out->list = (PullItem*)hostAlloc((size_t)most * sizeof(PullItem), "items", false);
     if (!out->list)
@@ -1930,15 +1942,16 @@ static bool buildItems(const Db* f, int itemEntries, bool blockedOnly, PullItems
             blocked + (blockedOnly ? 0 : f->sideRowOffsets[r1] - f->sideRowOffsets[r0]);
         if (total == 0 && blockedOnly)
             continue;
-        const int pieces = total > itemEntries ? (total + itemEntries - 1) / itemEntries : 1;
+        const int pieces = total > itemEntries ? (total + pieceEntries - 1) / pieceEntries : 1;
         const int splitId = pieces > 1 ? out->splitRows : -1;
+        const int length = pieces > 1 ? pieceEntries : total;
         for (int p = 0, b = b0; p < pieces; ++p) {
-            const int end = (p + 1) * itemEntries < total ? (p + 1) * itemEntries : total;
+            const int end = (p + 1) * length < total ? (p + 1) * length : total;
             // The block holding the item's first entry, so that the kernel's walk starts there,
             // not a window of blocks at a time from the block row's first.
-            while (b + 1 < b1 && f->blockStart[b + 1] - f->blockStart[b0] <= p * itemEntries)
+            while (b + 1 < b1 && f->blockStart[b + 1] - f->blockStart[b0] <= p * length)
                 ++b;
-            const PullItem it = {I, p * itemEntries, end, p, pieces, out->splitPieces, splitId, b};
+            const PullItem it = {I, p * length, end, p, pieces, out->splitPieces, splitId, b};
             out->list[out->count++] = it;
         }
         out->splitRows += pieces > 1;
@@ -2314,8 +2327,7 @@ static void launchCall(const void* ctx) {
         typedef void (*PullKernel)(int, const int*, const int*, const float*, const float*, float*);
         const PullKernel byLanes[] = {plainCsrPull<2>, plainCsrPull<4>, plainCsrPull<8>,
                                       plainCsrPull<16>, plainCsrPull<32>};
-        const PullKernel k =
-            byLanes[(g->lanes >= 4) + (g->lanes >= 8) + (g->lanes >= 16) + (g->lanes >= 32)];
+        const PullKernel k = byLanes[(int)log2((double)g->lanes) - 1];  // lanes 2 to 32
         const long long blocks = ((long long)g->db.view.rows * g->lanes + kThreads - 1) / kThreads;
         k<<<(int)blocks, kThreads, 0, g->stream>>>(g->db.view.rows, g->csrOffsets, g->csrIndex,
                                                    g->csrValue, g->x, g->y);
@@ -3960,21 +3972,15 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
     CUBLAS_CHECK(cublasSetStream(handles.blas, handles.stream));
     Results family = memoryGoals(o, NULL, 0);  // --full's generated family, its worst ratios
     int failures = 0;
-    printf(
-        "\nPart 1 on the GPU: microseconds a call, each the mean of a graph replay of %d calls "
-        "(columns: README)\n",
-        o->small ? kSmallTimedRuns : kTimedRuns);
+    printf("\nPart 1 on the GPU: microseconds a call, the mean of a graph replay of %d calls\n",
+           o->small ? kSmallTimedRuns : kTimedRuns);
     if (o->fileCount == 0)  // the generated inputs, which end with the decoding shapes
-        printf(
-            "  decoding's cold columns (BLAS-c, auto-c): each call on its own of %d copies of the "
-            "weights, together many times the L2\n",
-            o->small ? kSmallTimedRuns : kTimedRuns);
+        printf("  BLAS-c, auto-c: cold, a call on one of %d weight copies, together many L2s\n",
+               o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, &handles, r);
     if (failures == 0)
-        printf(
-            "  every variant of every input matches the CPU on every x, before and after its "
-            "timed calls\n");
+        printf("  all variants of all inputs match the CPU on every x, before and after timing\n");
     printf("~ plot: pull | copy ceiling | all | %.1f\n", copyGBs);
     failures += runGraphs(graphs, graphCount, sms, o->small, true, handles.stream, r);
     if (o->full && !o->small && o->fileCount == 0)
