@@ -908,8 +908,8 @@ __device__ int ownerLane(int myStart, int e, int width) {
 // row sums in shared memory (no atomics: a shared float atomic is a compare-and-swap loop that
 // lanes on one row would serialize), and the warp adds the 32 lanes' sums at the end. A piece of
 // a split block row leaves its sums in partials; the last piece in adds them all, eight pieces a
-// step: lane l reads rows 4 (l % 4) to 4 (l % 4) + 3 of pieces l / 4, l / 4 + 8, ... as a float4,
-// the eight lanes of each four rows add theirs, and lane r takes row r from them.
+// step: lane l adds rows 4 (l % 4) to 4 (l % 4) + 3 of pieces l / 4, l / 4 + 8, ... as float4s
+// and leaves the four sums in the warp's shared row sums, and lane r adds row r's eight.
 __device__ void pullItem(const DbView& view, const PullItem it, const float* __restrict__ x,
                          float* __restrict__ y, float* sums) {
     const int lane = threadIdx.x % kWarpSize, I = it.blockRow, r0 = I * kBlockDim;
@@ -996,15 +996,12 @@ __device__ void pullItem(const DbView& view, const PullItem it, const float* __r
         const float4 q = __ldcg(quarters + k);
         part = make_float4(part.x + q.x, part.y + q.y, part.z + q.z, part.w + q.w);
     }
+    ((float4*)sums)[lane] = part;  // the item's row sums are done with
+    __syncwarp();
     float total = 0.0f;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        float v = i == 0 ? part.x : i == 1 ? part.y : i == 2 ? part.z : part.w;
-        for (int d = 4; d < kWarpSize; d *= 2)
-            v += __shfl_xor_sync(kFullMask, v, d);
-        v = __shfl_sync(kFullMask, v, (lane / 4) % 4);
-        total = lane % 4 == i ? v : total;
-    }
+    for (int l = (lane / 4) % 4; l < kWarpSize; l += 4)
+        total += sums[4 * l + lane % 4];
+    __syncwarp();  // the warp's next item zeroes these sums
     if (lane < rowsHere)
         y[r0 + lane] = total;
     if (lane == 0)
