@@ -402,7 +402,7 @@ static const int kSideMaxNnz = 3, kBlockViewBytes = 40, kSideEntryBytes = 16;
 // so, a split row's pieces are cut to 64 entries (a shorter piece is mostly its head). --small's
 // items are 64 entries, so that split block rows appear in every matrix.
 static const int kItemEntriesMin = 256, kItemEntriesMax = 4096, kItemsWanted = 16384;
-static const int kPullWarpsHeld = 132 * 5 * 8, kPieceEntriesMin = 64, kItemEntriesSmall = 64;
+static const int kPieceEntriesMin = 64, kItemEntriesSmall = 64;
 // Chunks of 32 entries a pull warp has in flight; more cost registers and a resident block an SM
 // (notes.md).
 static const int kPullUnroll = 4;
@@ -422,6 +422,8 @@ static const int kDbBlocksPerSm = 5;
 #endif
 // Whole warps (asserted below): pull's row sums, 16 a lane, fill a warp's share of shared memory.
 static const int kWarpsPerCta = kThreads / kWarpSize;
+// The pull kernel's warps an H200 holds at once (kPieceEntriesMin, above).
+static const int kH200Sms = 132, kPullWarpsHeld = kH200Sms * kDbBlocksPerSm * kWarpsPerCta;
 static const int kSidePiece = 4;  // push: side entries of a column one thread loads at once
 // Push reads x eight columns a thread, two float4 loads: a block's list of 2,048 fits the shared
 // memory skipping pull's sums use.
@@ -3972,7 +3974,7 @@ static int runGpu(const Options* o, const Input* inputs, int count, const BfsInp
     printf("\nPart 1 on the GPU: microseconds a call, the mean of a graph replay of %d calls\n",
            o->small ? kSmallTimedRuns : kTimedRuns);
     if (o->fileCount == 0)  // the generated inputs, which end with the decoding shapes
-        printf("  BLAS-c, auto-c: cold, a call on one of %d weight copies, together many L2s\n",
+        printf("  BLAS-c, auto-c: cold calls, each on the next of %d weight copies: none in L2\n",
                o->small ? kSmallTimedRuns : kTimedRuns);
     for (int i = 0; i < count; ++i)
         failures += runInputGpu(&inputs[i], sms, o->small, copyGBs, &handles, r);
